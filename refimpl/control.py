@@ -1,0 +1,546 @@
+"""Control flow as higher-order primitives: `cond`, `scan` (and `fori_loop`,
+which lowers to `scan` when its trip count is static, as in JAX), `while`.
+
+The user's branch and body functions are staged to closed programs (values
+they capture from enclosing transformations become explicit operands) and
+carried in the params.  This module also registers each primitive's entry in
+every rule table: JVP transforms the sub-programs (with a fixpoint over which
+loop carries have nonzero tangents); vmap with a batched `cond` predicate runs
+every branch and selects, and with a batched `while` predicate loops while any
+example is still running, masking the updates of finished ones; reverse mode
+splits a `cond`/`scan` into a known part (run now, saving residuals; for scan
+one per iteration) and a linear part, whose transpose is a `cond` of
+transposed branches or a `scan` run backwards.  Reverse mode through
+`while_loop` is an error, as in JAX (the trip count is unknown, so per-iteration
+residuals cannot be saved): use `fori_loop` with static bounds or `scan`.
+Tests: tests/refimpl/test_refimpl_control.py.
+"""
+import numpy as np
+
+from . import core, lax
+from . import numpy as jnp
+from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
+from .ir import Jaxpr, eval_jaxpr, jaxpr_cost, typecheck
+from .jvp import instantiate, jvp_jaxpr, jvp_rules
+from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
+from .pytree import tree_flatten, tree_unflatten
+from .staging import stage, stage_closed
+from .transpose import is_linear, transpose_jaxpr, transpose_rules
+from .vmap import to_front, vmap_jaxpr, vmap_rules
+
+cond_p = primitive("cond", multiple_results=True)
+scan_p = primitive("scan", multiple_results=True)
+while_p = primitive("while", multiple_results=True)
+
+
+def _compiled(jaxpr):
+    from .jit import compiled
+    return compiled(jaxpr)
+
+
+def _stage_fun(fun, in_tree, avals, what):
+    """Stage a user function of pytrees; returns (jaxpr, captured, out_tree)."""
+    out_tree = []
+
+    def flat_fun(*xs):
+        outs, t = tree_flatten(fun(*tree_unflatten(in_tree, xs)))
+        out_tree.append(t)
+        return outs
+
+    jaxpr, captured = stage(flat_fun, avals, what)
+    return jaxpr, captured, out_tree[0]
+
+
+def _type_error(msg):
+    return TypeError(f"{msg}\n  at {core.user_location()}")
+
+
+# ----------------------------------------------------------------------------- cond
+
+def cond(pred, true_fun, false_fun, *operands):
+    """`true_fun(*operands)` if `pred` else `false_fun(*operands)`, as one primitive."""
+    flat, tree = tree_flatten(operands)
+    avals = [aval_of(x) for x in flat]
+    staged = [_stage_fun(f, tree, avals, "a lax.cond branch") for f in (false_fun, true_fun)]
+    if staged[0][2] != staged[1][2] or staged[0][0].out_avals != staged[1][0].out_avals:
+        raise _type_error(f"lax.cond: true_fun and false_fun must return the same types, got "
+                          f"{staged[1][0].out_avals} and {staged[0][0].out_avals}")
+    captured = list({id(t): t for _, c, _ in staged for t in c}.values())
+    branches = tuple(_with_captures(j, c, captured) for j, c, _ in staged)
+    outs = bind(cond_p, _predicate(pred), *captured, *flat, branches=branches)
+    return tree_unflatten(staged[0][2], outs)
+
+
+def _with_captures(jaxpr, own, union):
+    """Give a branch one input per captured value of *all* branches (unused ones fresh)."""
+    mine = {id(t): v for t, v in zip(own, jaxpr.invars)}
+    from .ir import Var
+    invars = [mine.get(id(t)) or Var(t.aval) for t in union] + jaxpr.invars[len(own):]
+    return typecheck(Jaxpr(invars, jaxpr.eqns, jaxpr.outvars))
+
+
+def _predicate(pred):
+    aval = aval_of(pred)
+    if aval.shape != ():
+        raise ShapeError(f"lax.cond: the predicate must be a scalar, got {aval}")
+    if aval.dtype == np.bool_:
+        return pred
+    return jnp.not_equal_zero(pred) if isinstance(pred, Tracer) else np.bool_(pred != 0)
+
+
+def _cond_shape(pred, *ops, branches):
+    if pred != ShapedArray((), np.bool_):
+        raise ShapeError(f"cond: the predicate must be bool[], got {pred}")
+    for b in branches:
+        if b.in_avals != list(ops) or b.out_avals != branches[0].out_avals:
+            raise ShapeError(f"cond: branch types {b.in_avals} -> {b.out_avals} do not fit "
+                             f"operands {list(ops)}")
+    return branches[0].out_avals
+
+
+cond_p.shape_rule = _cond_shape
+cond_p.impl = lambda pred, *ops, branches: _compiled(branches[int(pred)])(*ops)
+cond_p.cost = lambda eqn: max(map(jaxpr_cost, eqn.params["branches"]))
+
+
+def _cond_jvp(primals, tangents, *, branches):
+    nz = tuple(t is not None for t in tangents[1:])
+    n = len(branches[0].outvars)
+    out_nz = tuple(map(any, zip(*[jvp_jaxpr(b, nz, (False,) * n)[1] for b in branches])))
+    new = tuple(jvp_jaxpr(b, nz, out_nz)[0] for b in branches)
+    outs = bind(cond_p, *primals, *[t for t in tangents[1:] if t is not None], branches=new)
+    return outs[:n], merge(out_nz, [None] * n, outs[n:])
+
+
+jvp_rules[cond_p] = _cond_jvp
+
+
+def _cond_vmap(size, vals, dims, *, branches):
+    (pred, *ops), (pdim, *odims) = vals, dims
+    ops = [o if d is None else lax.moveaxis(o, d, 0) for o, d in zip(ops, odims)]
+    batched, n = tuple(d is not None for d in odims), len(branches[0].outvars)
+    if pdim is not None:  # a predicate per example: compute every branch, then select
+        outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0], ops) for b in branches]
+        pred = lax.moveaxis(pred, pdim, 0)
+        return [lax.select_n(lax.broadcast_in_dim(pred, np.shape(f), (0,)), f, t)
+                for f, t in zip(*outs)], [0] * n
+    out_b = tuple(map(any, zip(*[vmap_jaxpr(b, size, batched, (False,) * n)[1]
+                                 for b in branches])))
+    new = tuple(vmap_jaxpr(b, size, batched, out_b)[0] for b in branches)
+    return bind(cond_p, pred, *ops, branches=new), [0 if b else None for b in out_b]
+
+
+vmap_rules[cond_p] = _cond_vmap
+
+
+def _cond_transpose(cts, pred, *ops, branches):
+    linear = tuple(map(is_linear, ops))
+    cts = [lax.zeros(a) if c is None else c for c, a in zip(cts, branches[0].out_avals)]
+    new = tuple(transpose_jaxpr(b, linear) for b in branches)
+    outs = bind(cond_p, pred, *[o for o in ops if not is_linear(o)], *cts, branches=new)
+    return [None] + merge(linear, [None] * len(ops), outs)
+
+
+transpose_rules[cond_p] = _cond_transpose
+
+
+def _cond_partial_eval(lin, args, *, branches):
+    (pred, *ops), n = args, len(branches[0].outvars)
+    if lin.owns(pred):
+        raise _type_error("lax.cond: the predicate depends on a tangent value")
+    uk = tuple(map(lin.owns, ops))
+    out_uk = tuple(map(any, zip(*[partial_eval_jaxpr(b, uk, (False,) * n)[2]
+                                  for b in branches])))
+    splits = [partial_eval_jaxpr(b, uk, out_uk) for b in branches]
+    res_avals = [k.out_avals[len(k.outvars) - r:] for k, _, _, r in splits]
+    known = tuple(_pad_residuals(k, res_avals, i) for i, (k, _, _, _) in enumerate(splits))
+    unknown = tuple(_pick_residuals(u, res_avals, i) for i, (_, u, _, _) in enumerate(splits))
+    with using(lin.prev):
+        outs = bind(cond_p, pred, *[o for o, u in zip(ops, uk) if not u], branches=known)
+    n_known = n - sum(out_uk)
+    atoms = [lin.atom(x) for x in [pred] + outs[n_known:] + [o for o, u in zip(ops, uk) if u]]
+    return merge(out_uk, outs[:n_known], lin.emit(cond_p, atoms, dict(branches=unknown)))
+
+
+partial_eval_rules[cond_p] = _cond_partial_eval
+
+
+def _pad_residuals(known, res_avals, i):
+    """Branch i's known part, returning zeros for the other branches' residuals."""
+    r = len(res_avals[i])
+
+    def fun(*args):
+        outs = eval_jaxpr(known, args)
+        res = [outs[len(outs) - r:] if j == i else [lax.zeros(a) for a in avals]
+               for j, avals in enumerate(res_avals)]
+        return outs[:len(outs) - r] + [x for rs in res for x in rs]
+
+    return stage_closed(fun, known.in_avals)
+
+
+def _pick_residuals(unknown, res_avals, i):
+    """Branch i's unknown part, taking every branch's residuals and using its own."""
+    start = sum(len(a) for a in res_avals[:i])
+    total = sum(len(a) for a in res_avals)
+
+    def fun(*args):
+        mine = list(args[start:start + len(res_avals[i])])
+        return eval_jaxpr(unknown, mine + list(args[total:]))
+
+    all_res = [a for avals in res_avals for a in avals]
+    return stage_closed(fun, all_res + unknown.in_avals[len(res_avals[i]):])
+
+
+# ----------------------------------------------------------------------------- scan
+
+def scan(f, init, xs=None, length=None, reverse=False):
+    """Loop `carry, y = f(carry, x)` over the leading axis of `xs`; stack the ys."""
+    init_flat, carry_tree = tree_flatten(init)
+    xs_flat, xs_tree = tree_flatten(xs)
+    lengths = {np.shape(x)[0] if np.ndim(x) else None for x in xs_flat}
+    if length is not None:
+        lengths.add(int(length))
+    if len(lengths) != 1 or None in lengths:
+        raise _type_error(f"lax.scan: xs leading axes and length disagree or are missing: "
+                          f"{sorted(lengths, key=str)}")
+    length = lengths.pop()
+    carry_avals = [aval_of(c) for c in init_flat]
+    x_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in xs_flat]
+    y_tree = []
+
+    def body(*args):
+        carry = tree_unflatten(carry_tree, args[:len(init_flat)])
+        new_carry, y = f(carry, tree_unflatten(xs_tree, args[len(init_flat):]))
+        new_flat, new_tree = tree_flatten(new_carry)
+        if new_tree != carry_tree or [aval_of(c) for c in new_flat] != carry_avals:
+            raise _type_error(f"lax.scan: the body must return a carry of the same types as "
+                              f"init: {carry_avals}, got {[aval_of(c) for c in new_flat]}")
+        ys, t = tree_flatten(y)
+        y_tree.append(t)
+        return new_flat + ys
+
+    jaxpr, captured = stage(body, carry_avals + x_avals, "a lax.scan body")
+    outs = bind(scan_p, *captured, *init_flat, *xs_flat, jaxpr=jaxpr, length=length,
+                num_consts=len(captured), num_carry=len(init_flat), reverse=bool(reverse))
+    return (tree_unflatten(carry_tree, outs[:len(init_flat)]),
+            tree_unflatten(y_tree[0], outs[len(init_flat):]))
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    """`for i in range(lower, upper): val = body_fun(i, val)`; a scan when the bounds
+    are Python integers (so reverse mode works), a while_loop otherwise."""
+    if all(isinstance(b, (int, np.integer)) for b in (lower, upper)):
+        def step(carry, _):
+            i, x = carry
+            return (i + 1, body_fun(i, x)), None
+        (_, out), _ = scan(step, (np.int64(lower), init_val), None,
+                           length=max(int(upper) - int(lower), 0))
+        return out
+    _, _, out = while_loop(lambda c: c[0] < c[1], lambda c: (c[0] + 1, c[1], body_fun(c[0], c[2])),
+                           (lower, upper, init_val))
+    return out
+
+
+def _scan_split(args, num_consts, num_carry):
+    return args[:num_consts], args[num_consts:num_consts + num_carry], args[num_consts + num_carry:]
+
+
+def _scan_shape(*avals, jaxpr, length, num_consts, num_carry, reverse):
+    consts, carry, xs = _scan_split(list(avals), num_consts, num_carry)
+    x_avals = [ShapedArray(a.shape[1:], a.dtype) for a in xs]
+    ok = all(a.shape[:1] == (length,) for a in xs)
+    if not ok or consts + carry + x_avals != jaxpr.in_avals or \
+            jaxpr.out_avals[:num_carry] != carry:
+        raise ShapeError(f"scan: operands {list(avals)} do not fit the body "
+                         f"{jaxpr.in_avals} -> {jaxpr.out_avals} (length {length})")
+    ys = [ShapedArray((length,) + a.shape, a.dtype) for a in jaxpr.out_avals[num_carry:]]
+    return carry + ys
+
+
+def _scan_impl(*args, jaxpr, length, num_consts, num_carry, reverse):
+    consts, carry, xs = _scan_split(list(args), num_consts, num_carry)
+    body, ys = _compiled(jaxpr), []
+    for i in (range(length - 1, -1, -1) if reverse else range(length)):
+        outs = body(*consts, *carry, *[x[i] for x in xs])
+        carry = outs[:num_carry]
+        ys.append(outs[num_carry:])
+    ys = ys[::-1] if reverse else ys
+    y_avals = jaxpr.out_avals[num_carry:]
+    return list(carry) + [np.stack(y) if length else np.zeros((0,) + a.shape, a.dtype)
+                          for y, a in zip(zip(*ys) if ys else [()] * len(y_avals), y_avals)]
+
+
+scan_p.shape_rule = _scan_shape
+scan_p.impl = _scan_impl
+scan_p.cost = lambda eqn: eqn.params["length"] * jaxpr_cost(eqn.params["jaxpr"])
+
+
+def _grouped(nz, sizes):
+    """Positions in `(primals, nonzero tangents)` listed group by group, each
+    group's primals followed by its tangents (for loops' consts/carry/xs)."""
+    slot, k = {}, len(nz)
+    for i, z in enumerate(nz):
+        if z:
+            slot[i], k = k, k + 1
+    order, start = [], 0
+    for s in sizes:
+        order += list(range(start, start + s)) + [slot[i] for i in range(start, start + s)
+                                                  if nz[i]]
+        start += s
+    return order
+
+
+def _regroup(jaxpr, in_nz, in_sizes, out_nz, out_sizes):
+    order_in, order_out = _grouped(in_nz, in_sizes), _grouped(out_nz, out_sizes)
+    return typecheck(Jaxpr([jaxpr.invars[i] for i in order_in], jaxpr.eqns,
+                           [jaxpr.outvars[i] for i in order_out]))
+
+
+def _scan_jvp(primals, tangents, *, jaxpr, length, num_consts, num_carry, reverse):
+    nz = [t is not None for t in tangents]
+    carry_nz = nz[num_consts:num_consts + num_carry]
+    n_ys = len(jaxpr.outvars) - num_carry
+    for _ in range(num_carry + 1):
+        in_nz = tuple(nz[:num_consts] + carry_nz + nz[num_consts + num_carry:])
+        new, out_nz = jvp_jaxpr(jaxpr, in_nz, tuple(carry_nz) + (False,) * n_ys)
+        if list(out_nz[:num_carry]) == carry_nz:
+            break
+        carry_nz = [a or b for a, b in zip(carry_nz, out_nz)]
+    tangents = [instantiate(t, p) if z else t for p, t, z in zip(primals, tangents, in_nz)]
+    sizes = (num_consts, num_carry, len(primals) - num_consts - num_carry)
+    body = _regroup(new, in_nz, sizes, out_nz, (num_carry, n_ys))
+    groups = [_scan_split(x, num_consts, num_carry) for x in (primals, tangents)]
+    args = [x for i in range(3) for x in list(groups[0][i]) + [t for t in groups[1][i]
+                                                                if t is not None]]
+    n_ct = sum(in_nz[:num_consts])
+    outs = bind(scan_p, *args, jaxpr=body, length=length, num_consts=num_consts + n_ct,
+                num_carry=num_carry + sum(carry_nz), reverse=reverse)
+    k = num_carry + sum(carry_nz)
+    carry, carry_t = outs[:num_carry], outs[num_carry:k]
+    ys, ys_t = outs[k:k + n_ys], outs[k + n_ys:]
+    return carry + ys, merge(carry_nz, [None] * num_carry, carry_t) + merge(
+        out_nz[num_carry:], [None] * n_ys, ys_t)
+
+
+jvp_rules[scan_p] = _scan_jvp
+
+
+def _scan_vmap(size, vals, dims, *, jaxpr, length, num_consts, num_carry, reverse):
+    b = [d is not None for d in dims]
+    carry_b = b[num_consts:num_consts + num_carry]
+    n_ys = len(jaxpr.outvars) - num_carry
+    for _ in range(num_carry + 1):
+        in_b = tuple(b[:num_consts] + carry_b + b[num_consts + num_carry:])
+        new, out_b = vmap_jaxpr(jaxpr, size, in_b, tuple(carry_b) + (False,) * n_ys)
+        if list(out_b[:num_carry]) == carry_b:
+            break
+        carry_b = [x or y for x, y in zip(carry_b, out_b)]
+    n_front = num_consts + num_carry
+    vals = [(to_front(v, d, size) if i < n_front else lax.moveaxis(v, d, 1)) if z else v
+            for i, (v, d, z) in enumerate(zip(vals, dims, in_b))]
+    outs = bind(scan_p, *vals, jaxpr=new, length=length, num_consts=num_consts,
+                num_carry=num_carry, reverse=reverse)
+    return outs, [(0 if i < num_carry else 1) if z else None for i, z in enumerate(out_b)]
+
+
+vmap_rules[scan_p] = _scan_vmap
+
+
+def _scan_partial_eval(lin, args, *, jaxpr, length, num_consts, num_carry, reverse):
+    uk = list(map(lin.owns, args))
+    carry_uk = uk[num_consts:num_consts + num_carry]
+    n_ys = len(jaxpr.outvars) - num_carry
+    for _ in range(num_carry + 1):
+        in_uk = tuple(uk[:num_consts] + carry_uk + uk[num_consts + num_carry:])
+        known, unknown, out_uk, n_res = partial_eval_jaxpr(
+            jaxpr, in_uk, tuple(carry_uk) + (False,) * n_ys)
+        if list(out_uk[:num_carry]) == carry_uk:
+            break
+        carry_uk = [x or y for x, y in zip(carry_uk, out_uk)]
+    consts_uk, _, xs_uk = _scan_split(list(in_uk), num_consts, num_carry)
+    n_uc, n_ucar, n_ux = sum(consts_uk), sum(carry_uk), sum(xs_uk)
+    order = list(range(n_res, n_res + n_uc + n_ucar)) + list(range(n_res)) + list(
+        range(n_res + n_uc + n_ucar, n_res + n_uc + n_ucar + n_ux))
+    unknown = reorder_invars(unknown, order)
+    with using(lin):
+        args = [lin.to_unknown(a) if u else a for a, u in zip(args, in_uk)]
+    with using(lin.prev):
+        outs = bind(scan_p, *[a for a, u in zip(args, in_uk) if not u], jaxpr=known,
+                    length=length, num_consts=num_consts - n_uc,
+                    num_carry=num_carry - n_ucar, reverse=reverse)
+    res = outs[len(outs) - n_res:]
+    ua = [a for a, u in zip(args, in_uk) if u]
+    atoms = [lin.atom(x) for x in ua[:n_uc + n_ucar] + res + ua[n_uc + n_ucar:]]
+    u_outs = lin.emit(scan_p, atoms, dict(jaxpr=unknown, length=length, num_consts=n_uc,
+                                          num_carry=n_ucar, reverse=reverse))
+    k_carry, k_ys = outs[:num_carry - n_ucar], outs[num_carry - n_ucar:len(outs) - n_res]
+    return (merge(carry_uk, k_carry, u_outs[:n_ucar])
+            + merge(out_uk[num_carry:], k_ys, u_outs[n_ucar:]))
+
+
+partial_eval_rules[scan_p] = _scan_partial_eval
+
+
+def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
+    consts, carry, xs = _scan_split(list(args), num_consts, num_carry)
+    if not all(map(is_linear, carry)):
+        raise NotImplementedError("scan transpose with a non-linear carry")
+    c_lin, x_lin = [is_linear(c) for c in consts], [is_linear(x) for x in xs]
+    t_body = transpose_jaxpr(jaxpr, tuple(c_lin + [True] * num_carry + x_lin))
+    consts_nl = [c for c, lin in zip(consts, c_lin) if not lin]
+    xs_nl = [x for x, lin in zip(xs, x_lin) if not lin]
+    lin_c_avals = [c.aval for c in consts if is_linear(c)]
+    carry_avals = jaxpr.in_avals[num_consts:num_consts + num_carry]
+    y_avals = jaxpr.out_avals[num_carry:]
+    k1, k2, n_cl = len(consts_nl), len(xs_nl), len(lin_c_avals)
+
+    def body(*a):
+        acc, ct_carry = a[k1:k1 + n_cl], a[k1 + n_cl:k1 + n_cl + num_carry]
+        rest = a[k1 + n_cl + num_carry:]
+        outs = eval_jaxpr(t_body, list(a[:k1]) + list(rest[:k2]) + list(ct_carry) + list(rest[k2:]))
+        return ([lax.add(x, y) for x, y in zip(acc, outs[:n_cl])] + outs[n_cl:])
+
+    x_nl_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in xs_nl]
+    body_j = stage_closed(body, [aval_of(c) for c in consts_nl] + lin_c_avals + carry_avals
+                          + x_nl_avals + y_avals)
+    ct_carry = [lax.zeros(a) if c is None else c for c, a in zip(cts[:num_carry], carry_avals)]
+    ct_ys = [lax.zeros(ShapedArray((length,) + a.shape, a.dtype)) if c is None else c
+             for c, a in zip(cts[num_carry:], y_avals)]
+    outs = bind(scan_p, *consts_nl, *map(lax.zeros, lin_c_avals), *ct_carry, *xs_nl, *ct_ys,
+                jaxpr=body_j, length=length, num_consts=k1, num_carry=n_cl + num_carry,
+                reverse=not reverse)
+    ct_consts, ct_init, ct_xs = outs[:n_cl], outs[n_cl:n_cl + num_carry], outs[n_cl + num_carry:]
+    return (merge(c_lin, [None] * num_consts, ct_consts) + ct_init
+            + merge(x_lin, [None] * len(xs), ct_xs))
+
+
+transpose_rules[scan_p] = _scan_transpose
+
+# ----------------------------------------------------------------------------- while
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """`while cond_fun(val): val = body_fun(val)`, as one primitive."""
+    flat, tree = tree_flatten(init_val)
+    avals = [aval_of(x) for x in flat]
+    cond_j, cond_c, _ = _stage_fun(cond_fun, tree, avals, "a lax.while_loop cond_fun")
+    if cond_j.out_avals != [ShapedArray((), np.bool_)]:
+        raise _type_error(f"lax.while_loop: cond_fun must return a bool scalar, got "
+                          f"{cond_j.out_avals}")
+    body_j, body_c, out_tree = _stage_fun(body_fun, tree, avals, "a lax.while_loop body_fun")
+    if out_tree != tree or body_j.out_avals != avals:
+        raise _type_error(f"lax.while_loop: body_fun must return the types of init_val "
+                          f"{avals}, got {body_j.out_avals}")
+    outs = bind(while_p, *cond_c, *body_c, *flat, cond_jaxpr=cond_j, body_jaxpr=body_j,
+                cond_nconsts=len(cond_c), body_nconsts=len(body_c))
+    return tree_unflatten(tree, outs)
+
+
+def _while_split(args, cond_nconsts, body_nconsts):
+    return (args[:cond_nconsts], args[cond_nconsts:cond_nconsts + body_nconsts],
+            args[cond_nconsts + body_nconsts:])
+
+
+def _while_shape(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    cc, bc, carry = _while_split(list(avals), cond_nconsts, body_nconsts)
+    if cc + carry != cond_jaxpr.in_avals or bc + carry != body_jaxpr.in_avals or \
+            body_jaxpr.out_avals != carry or cond_jaxpr.out_avals != [ShapedArray((), np.bool_)]:
+        raise ShapeError(f"while: operands {list(avals)} do not fit cond "
+                         f"{cond_jaxpr.in_avals} and body {body_jaxpr.in_avals}")
+    return carry
+
+
+def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    cc, bc, carry = _while_split(list(args), cond_nconsts, body_nconsts)
+    cond_f, body_f = _compiled(cond_jaxpr), _compiled(body_jaxpr)
+    while cond_f(*cc, *carry)[0]:
+        carry = body_f(*bc, *carry)
+    return carry
+
+
+while_p.shape_rule = _while_shape
+while_p.impl = _while_impl
+while_p.cost = lambda eqn: jaxpr_cost(eqn.params["cond_jaxpr"]) + jaxpr_cost(
+    eqn.params["body_jaxpr"])
+
+
+def _ignore_extra(jaxpr, extra_avals):
+    """`jaxpr` taking (and ignoring) extra trailing inputs."""
+    n = len(jaxpr.invars)
+    return stage_closed(lambda *a: eval_jaxpr(jaxpr, a[:n]), jaxpr.in_avals + extra_avals)
+
+
+def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    cc, bc, carry = _while_split(list(primals), cond_nconsts, body_nconsts)
+    _, bc_t, carry_t = _while_split(list(tangents), cond_nconsts, body_nconsts)
+    bc_nz, carry_nz = [t is not None for t in bc_t], [t is not None for t in carry_t]
+    for _ in range(len(carry) + 1):
+        new, out_nz = jvp_jaxpr(body_jaxpr, tuple(bc_nz + carry_nz), tuple(carry_nz))
+        if list(out_nz) == carry_nz:
+            break
+        carry_nz = [a or b for a, b in zip(carry_nz, out_nz)]
+    carry_t = [instantiate(t, p) if z else None for p, t, z in zip(carry, carry_t, carry_nz)]
+    body = _regroup(new, bc_nz + carry_nz, (len(bc), len(carry)), out_nz, (len(carry),))
+    cond = _ignore_extra(cond_jaxpr, [aval_of(t) for t in carry_t if t is not None])
+    bc_t = [t for t in bc_t if t is not None]
+    outs = bind(while_p, *cc, *bc, *bc_t, *carry, *[t for t in carry_t if t is not None],
+                cond_jaxpr=cond, body_jaxpr=body, cond_nconsts=cond_nconsts,
+                body_nconsts=len(bc) + len(bc_t))
+    return outs[:len(carry)], merge(carry_nz, [None] * len(carry), outs[len(carry):])
+
+
+jvp_rules[while_p] = _while_jvp
+
+
+def _while_vmap(size, vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    vals = [v if d is None else lax.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
+    cc, bc, carry = _while_split(vals, cond_nconsts, body_nconsts)
+    cc_b, bc_b, carry_b = _while_split([d is not None for d in dims], cond_nconsts,
+                                       body_nconsts)
+    for _ in range(len(carry) + 1):
+        _, pred_b = vmap_jaxpr(cond_jaxpr, size, tuple(cc_b + carry_b), (False,))
+        carry_b = [True] * len(carry) if pred_b[0] else carry_b
+        body_v, out_b = vmap_jaxpr(body_jaxpr, size, tuple(bc_b + carry_b), tuple(carry_b))
+        if list(out_b) == carry_b:
+            break
+        carry_b = [a or b for a, b in zip(carry_b, out_b)]
+    cond_v, _ = vmap_jaxpr(cond_jaxpr, size, tuple(cc_b + carry_b), (False,))
+    carry = [to_front(c, None, size) if b and not db else c
+             for c, b, db in zip(carry, carry_b, _while_split(dims, cond_nconsts,
+                                                              body_nconsts)[2])]
+    if pred_b[0]:
+        cond_v, body_v = _masked_loop(cond_v, body_v, len(cc), len(bc))
+        bc = cc + bc
+    outs = bind(while_p, *cc, *bc, *carry, cond_jaxpr=cond_v, body_jaxpr=body_v,
+                cond_nconsts=len(cc), body_nconsts=len(bc))
+    return outs, [0 if b else None for b in carry_b]
+
+
+def _masked_loop(cond_v, body_v, n_cc, n_bc):
+    """With a predicate per example: loop while any runs; finished examples keep
+    their values (the body selects between old and new carries)."""
+    def any_cond(*a):
+        running = lax.convert_element_type(eval_jaxpr(cond_v, a)[0], np.float64)
+        return [lax.gt(lax.reduce_sum(running, (0,)), np.float64(0.0))]
+
+    def masked_body(*a):
+        cc, bc, carry = a[:n_cc], a[n_cc:n_cc + n_bc], a[n_cc + n_bc:]
+        pred = eval_jaxpr(cond_v, list(cc) + list(carry))[0]
+        new = eval_jaxpr(body_v, list(bc) + list(carry))
+        return [lax.select_n(lax.broadcast_in_dim(pred, np.shape(o), (0,)), o, n)
+                for o, n in zip(carry, new)]
+
+    return (stage_closed(any_cond, cond_v.in_avals),
+            stage_closed(masked_body, cond_v.in_avals[:n_cc] + body_v.in_avals))
+
+
+vmap_rules[while_p] = _while_vmap
+
+
+def _while_partial_eval(lin, args, **params):
+    raise _type_error("Reverse-mode differentiation does not work for lax.while_loop (its trip "
+                      "count is unknown, so the values of each iteration cannot be saved). "
+                      "Use lax.fori_loop with Python-int bounds, or lax.scan.")
+
+
+partial_eval_rules[while_p] = _while_partial_eval

@@ -1,0 +1,198 @@
+"""Transformation: jit.  Stage abstractly, compile the IR to NumPy source, cache.
+
+`jit(f)(*args)` stages `f` on the *types* of its arguments (so Python control
+flow on traced values is an error naming the line), caches the program by
+argument structure, types and static argument values, and binds the
+higher-order primitive `jit` with the program as a param.  jit is lazy: under
+another transformation the `jit` equation is transformed like any other (its
+rules below transform the program), and compilation happens only when the
+primitive is finally evaluated.  Compiling writes one line of NumPy per
+equation and `exec`s it; the compiled function is cached on the program.
+Functions that capture tracers of an enclosing transformation are closure
+converted (the captured values become explicit operands) and not cached.
+Tests: tests/refimpl/test_refimpl_jit.py.
+"""
+import functools
+import math
+
+import numpy as np
+
+from . import lax
+from .core import PRIMITIVES, ShapeError, aval_of, bind, check_call, primitive, using
+from .ir import Literal, jaxpr_cost
+from .jvp import jvp_jaxpr, jvp_rules
+from .linearize import merge, partial_eval_jaxpr, partial_eval_rules
+from .primitives import dot_general_p, einsum_spec
+from .pytree import tree_flatten, tree_unflatten
+from .staging import stage
+from .transpose import is_linear, transpose_jaxpr, transpose_rules
+from .vmap import vmap_jaxpr, vmap_rules
+
+jit_p = primitive("jit", multiple_results=True)
+
+
+def jit(fun, static_argnums=()):
+    """Compile `fun`; it is traced once per distinct argument type (see `_cache_size`)."""
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    cache, stats = {}, {"traces": 0}
+
+    @functools.wraps(fun)
+    def jitted(*args):
+        check_call(fun, args)
+        nums = {i % len(args) for i in static} if args else set()
+        dynamic = tuple(a for i, a in enumerate(args) if i not in nums)
+        statics = tuple((i, args[i]) for i in sorted(nums))
+        flat, tree = tree_flatten(dynamic)
+        key = (tree, tuple(map(aval_of, flat)), statics)
+        hit = cache.get(key)
+        if hit is None:
+            hit, captured = _trace(fun, args, nums, tree, key[1])
+            stats["traces"] += 1
+            if not captured:
+                cache[key] = hit
+        else:
+            captured = []
+        jaxpr, out_tree = hit
+        outs = bind(jit_p, *captured, *flat, jaxpr=jaxpr, name=getattr(fun, "__name__", "fun"))
+        return tree_unflatten(out_tree, outs)
+
+    jitted._cache_size = lambda: len(cache)
+    jitted._trace_count = lambda: stats["traces"]
+    return jitted
+
+
+def _trace(fun, args, static_nums, tree, avals):
+    out_tree = []
+
+    def flat_fun(*xs):
+        it = iter(tree_unflatten(tree, xs))
+        full = [args[i] if i in static_nums else next(it) for i in range(len(args))]
+        outs, t = tree_flatten(fun(*full))
+        out_tree.append(t)
+        return outs
+
+    jaxpr, captured = stage(flat_fun, avals, "jit")
+    return (jaxpr, out_tree[0]), captured
+
+
+# ----------------------------------------------------------------------------- compilation
+
+def compiled(jaxpr):
+    """The Python function compiled from `jaxpr` (cached on it)."""
+    fn = jaxpr.__dict__.get("_compiled")
+    if fn is None:
+        fn = jaxpr._compiled = _compile(jaxpr)
+    return fn
+
+
+def _compile(jaxpr):
+    namespace = {"np": np, **{f"_impl_{p.name}": p.impl for p in PRIMITIVES}}
+    names = {}
+
+    def name(v):
+        if isinstance(v, Literal):
+            if v.aval.shape == () and math.isfinite(v.val.item()):
+                return repr(v.val.item())
+            namespace[f"_c{len(namespace)}"] = v.val
+            return f"_c{len(namespace) - 1}"
+        return names.setdefault(id(v), f"v{len(names)}")
+
+    params = ", ".join(map(name, jaxpr.invars))
+    lines = [f"def compiled({params}):"]
+    for i, eqn in enumerate(jaxpr.eqns):
+        rhs = _rhs(eqn, list(map(name, eqn.invars)), i, namespace)
+        lines.append(f"    {_lhs(eqn, name)} = {rhs}")
+    lines.append(f"    return [{', '.join(map(name, jaxpr.outvars))}]")
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, "<refimpl.jit>", "exec"), namespace)
+    namespace["compiled"].source = source
+    return namespace["compiled"]
+
+
+def _lhs(eqn, name):
+    outs = ", ".join(map(name, eqn.outvars))
+    if not eqn.primitive.multiple_results:
+        return outs
+    return "_" if not eqn.outvars else outs + ("," if len(eqn.outvars) == 1 else "")
+
+
+def _rhs(eqn, ins, i, namespace):
+    src = eqn.primitive.source
+    if callable(src):
+        return src(eqn, ins)
+    if src is not None:
+        return src.format(*ins, args=", ".join(ins), **eqn.params)
+    namespace[f"_p{i}"] = functools.partial(eqn.primitive.impl, **eqn.params)
+    return f"_p{i}({', '.join(ins)})"
+
+
+def _dot_general_source(eqn, ins):
+    spec = einsum_spec(eqn.invars[0].aval.ndim, eqn.invars[1].aval.ndim,
+                       eqn.params["dimension_numbers"])
+    return f"np.einsum({spec!r}, {ins[0]}, {ins[1]})"
+
+
+dot_general_p.source = _dot_general_source
+
+# ----------------------------------------------------------------------------- jit_p rules
+
+
+def _jit_shape(*avals, jaxpr, name):
+    if list(avals) != jaxpr.in_avals:
+        raise ShapeError(f"jit: operands {list(avals)} do not match the program's inputs "
+                         f"{jaxpr.in_avals}")
+    return jaxpr.out_avals
+
+
+jit_p.shape_rule = _jit_shape
+jit_p.impl = lambda *args, jaxpr, name: compiled(jaxpr)(*args)
+jit_p.cost = lambda eqn: jaxpr_cost(eqn.params["jaxpr"])
+
+
+def _jit_jvp(primals, tangents, *, jaxpr, name):
+    nz = tuple(t is not None for t in tangents)
+    new, out_nz = jvp_jaxpr(jaxpr, nz, (False,) * len(jaxpr.outvars))
+    outs = bind(jit_p, *primals, *[t for t in tangents if t is not None], jaxpr=new,
+                name=f"jvp({name})")
+    n = len(jaxpr.outvars)
+    return outs[:n], merge(out_nz, [None] * n, outs[n:])
+
+
+jvp_rules[jit_p] = _jit_jvp
+
+
+def _jit_vmap(size, vals, dims, *, jaxpr, name):
+    vals = [v if d is None else lax.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
+    new, out_b = vmap_jaxpr(jaxpr, size, tuple(d is not None for d in dims),
+                            (False,) * len(jaxpr.outvars))
+    outs = bind(jit_p, *vals, jaxpr=new, name=f"vmap({name})")
+    return outs, [0 if b else None for b in out_b]
+
+
+vmap_rules[jit_p] = _jit_vmap
+
+
+def _jit_transpose(cts, *args, jaxpr, name):
+    linear = tuple(map(is_linear, args))
+    cts = [lax.zeros(a) if c is None else c for c, a in zip(cts, jaxpr.out_avals)]
+    outs = bind(jit_p, *[a for a in args if not is_linear(a)], *cts,
+                jaxpr=transpose_jaxpr(jaxpr, linear), name=f"transpose({name})")
+    return merge(linear, [None] * len(args), outs)
+
+
+transpose_rules[jit_p] = _jit_transpose
+
+
+def _jit_partial_eval(lin, args, *, jaxpr, name):
+    unknowns = tuple(map(lin.owns, args))
+    known, unknown, out_uk, num_res = partial_eval_jaxpr(jaxpr, unknowns,
+                                                         (False,) * len(jaxpr.outvars))
+    with using(lin.prev):
+        outs = bind(jit_p, *[a for a, u in zip(args, unknowns) if not u], jaxpr=known, name=name)
+    known_outs, res = outs[:len(outs) - num_res], outs[len(outs) - num_res:]
+    atoms = [lin.atom(x) for x in res] + [lin.atom(a) for a, u in zip(args, unknowns) if u]
+    unknown_outs = lin.emit(jit_p, atoms, dict(jaxpr=unknown, name=name))
+    return merge(out_uk, known_outs, unknown_outs)
+
+
+partial_eval_rules[jit_p] = _jit_partial_eval

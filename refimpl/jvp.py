@@ -1,0 +1,238 @@
+"""Transformation: forward-mode differentiation (JVP).
+
+A `JVPTracer` pairs a primal with a tangent; the interpreter's rules compute
+both with ordinary `bind`s run under the interpreter that was current when this
+one started, so the primal is concrete whenever the caller's values are
+(Python `if` on values works) and nested JVPs compose.  A tangent of `None` is
+a *symbolic zero*: values that do not depend on the inputs (constants, integer
+and boolean results, tracers of other interpreters) carry no tangent work.
+Values of other interpreters are constants here: that check, `x.interp is
+self`, is what keeps nested derivatives free of perturbation confusion.
+
+`jvp_jaxpr` transforms a closed program (for jit, cond and loop bodies).
+Tests: tests/refimpl/test_refimpl_jvp.py.
+"""
+from functools import partial
+
+import numpy as np
+
+from . import core, lax
+from . import numpy as jnp
+from . import primitives as P
+from .core import Interpreter, Tracer, aval_of, bind, check_alive, check_call, concrete, using
+from .ir import eval_jaxpr, memoized
+from .pytree import tree_flatten, tree_unflatten
+from .staging import stage_closed
+
+jvp_rules = {}
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, interp, primal, tangent):
+        self.interp, self.primal, self.tangent = interp, primal, tangent
+
+    aval = property(lambda self: aval_of(self.primal))
+
+    def concrete(self):
+        return concrete(self.primal)
+
+
+class JVPInterpreter(Interpreter):
+    def __init__(self, prev):
+        self.prev = prev
+
+    def lift(self, x):
+        if isinstance(x, JVPTracer) and x.interp is self:
+            return x.primal, x.tangent
+        if isinstance(x, Tracer):
+            check_alive(x)
+        return x, None
+
+    def wrap(self, primal, tangent):
+        return primal if tangent is None else JVPTracer(self, primal, tangent)
+
+    def process(self, prim, args, params):
+        primals, tangents = zip(*map(self.lift, args)) if args else ((), ())
+        with using(self.prev):
+            if all(t is None for t in tangents):
+                return bind(prim, *primals, **params)
+            rule = jvp_rules.get(prim)
+            if rule is None:
+                raise NotImplementedError(f"no jvp rule for {prim.name}")
+            out, out_t = rule(primals, tangents, **params)
+        if prim.multiple_results:
+            return [self.wrap(p, t) for p, t in zip(out, out_t)]
+        return self.wrap(out, out_t)
+
+
+def jvp_flat(fun, primals, tangents):
+    """JVP of a flat function; output tangents of None are symbolic zeros."""
+    interp = JVPInterpreter(core.current)
+    try:
+        with using(interp):
+            outs = fun(*[interp.wrap(p, t) for p, t in zip(primals, tangents)])
+        return tuple(zip(*map(interp.lift, outs))) or ((), ())
+    finally:
+        interp.alive = False
+
+
+def jvp(fun, primals, tangents):
+    """`(fun(*primals), J(primals) @ tangents)` for pytrees of arrays."""
+    primals, tangents = tuple(primals), tuple(tangents)
+    flat_p, tree = tree_flatten(primals)
+    flat_t, tree_t = tree_flatten(tangents)
+    if tree != tree_t:
+        raise core.ShapeError(f"jvp: primals and tangents have different structures: "
+                              f"{len(primals)} primals, {len(tangents)} tangents")
+    for p, t in zip(flat_p, flat_t):
+        if aval_of(p).shape != aval_of(t).shape:
+            raise core.ShapeError(f"jvp: a primal of type {aval_of(p)} got a tangent of type "
+                                  f"{aval_of(t)}")
+    check_call(fun, primals)
+    out_tree = []
+
+    def flat_fun(*args):
+        out, tree_out = tree_flatten(fun(*tree_unflatten(tree, args)))
+        out_tree.append(tree_out)
+        return out
+
+    outs, outs_t = jvp_flat(flat_fun, flat_p, flat_t)
+    outs_t = [instantiate(t, p) for p, t in zip(outs, outs_t)]
+    return tree_unflatten(out_tree[0], outs), tree_unflatten(out_tree[0], outs_t)
+
+
+def instantiate(t, like):
+    """Make a symbolic zero tangent a real array of zeros."""
+    return lax.zeros(aval_of(like)) if t is None else t
+
+
+@memoized
+def jvp_jaxpr(jaxpr, nonzeros, instantiate_out):
+    """The program `(primals, nonzero tangents) -> (outs, nonzero out tangents)`.
+
+    Returns it with the mask of output tangents that are nonzero; an output is
+    forced nonzero where `instantiate_out` says so (and it is a float).
+    """
+    n, out_nz = len(jaxpr.invars), []
+
+    def fun(*args):
+        it = iter(args[n:])
+        tangents = [next(it) if nz else None for nz in nonzeros]
+        outs, outs_t = jvp_flat(lambda *a: eval_jaxpr(jaxpr, a), args[:n], tangents)
+        outs_t = [instantiate(t, p) if inst and t is None and aval_of(p).dtype.kind == "f"
+                  else t for p, t, inst in zip(outs, outs_t, instantiate_out)]
+        out_nz[:] = [t is not None for t in outs_t]
+        return list(outs) + [t for t in outs_t if t is not None]
+
+    avals = jaxpr.in_avals + [a for a, nz in zip(jaxpr.in_avals, nonzeros) if nz]
+    return stage_closed(fun, avals), tuple(out_nz)
+
+
+# ----------------------------------------------------------------------------- rules
+
+def _add_tangents(a, b):
+    return b if a is None else a if b is None else lax.add(a, b)
+
+
+def _linear_jvp(prim, primals, tangents, **params):
+    """Linear primitives: the tangent is the same op applied to the tangents."""
+    tangents = [instantiate(t, p) for p, t in zip(primals, tangents)]
+    return bind(prim, *primals, **params), bind(prim, *tangents, **params)
+
+
+def _defjvp(prim, *partials):
+    """Register a JVP rule from one `(tangent, out, *primals) -> contribution` per operand."""
+    def rule(primals, tangents, **params):
+        out = bind(prim, *primals, **params)
+        total = None
+        for d, t in zip(partials, tangents):
+            if t is not None and d is not None:
+                total = _add_tangents(total, d(t, out, *primals, **params))
+        return out, total
+    jvp_rules[prim] = rule
+
+
+for _p in (P.add_p, P.sub_p, P.neg_p, P.reduce_sum_p, P.transpose_p, P.reshape_p,
+           P.broadcast_in_dim_p, P.concatenate_p, P.slice_p):
+    jvp_rules[_p] = partial(_linear_jvp, _p)
+
+
+def _sub_jvp(primals, tangents):
+    tx, ty = tangents
+    return lax.sub(*primals), _add_tangents(tx, None if ty is None else lax.neg(ty))
+
+
+jvp_rules[P.sub_p] = _sub_jvp
+
+_defjvp(P.mul_p, lambda t, out, x, y: lax.mul(t, y), lambda t, out, x, y: lax.mul(x, t))
+_defjvp(P.div_p, lambda t, out, x, y: lax.div(t, y),
+        lambda t, out, x, y: lax.neg(lax.mul(t, lax.div(out, y))))
+_defjvp(P.sin_p, lambda t, out, x: lax.mul(t, lax.cos(x)))
+_defjvp(P.cos_p, lambda t, out, x: lax.neg(lax.mul(t, lax.sin(x))))
+_defjvp(P.tanh_p, lambda t, out, x: lax.mul(t, jnp.subtract(1.0, lax.mul(out, out))))
+_defjvp(P.exp_p, lambda t, out, x: lax.mul(t, out))
+_defjvp(P.log_p, lambda t, out, x: lax.div(t, x))
+_defjvp(P.sqrt_p, lambda t, out, x: lax.div(t, jnp.multiply(2.0, out)))
+
+
+def _integer_pow_partial(t, out, x, *, y):
+    if y == 0:
+        return None
+    scale = jnp.multiply(float(y), lax.integer_pow(x, y - 1)) if y != 1 else None
+    return t if scale is None else lax.mul(t, scale)
+
+
+_defjvp(P.integer_pow_p, _integer_pow_partial)
+
+
+def _max_partial(t, out, x, y, *, first):
+    """Where x == y JAX splits the tangent evenly; so do we."""
+    mine, other = (x, y) if first else (y, x)
+    weight = jnp.where(lax.gt(mine, other), 1.0, jnp.where(lax.lt(mine, other), 0.0, 0.5))
+    return lax.mul(t, weight)
+
+
+_defjvp(P.max_p, partial(_max_partial, first=True), partial(_max_partial, first=False))
+_defjvp(P.dot_general_p, lambda t, out, x, y, **p: lax.dot_general(t, y, **p),
+        lambda t, out, x, y, **p: lax.dot_general(x, t, **p))
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = lax.select_n(which, *cases)
+    if all(t is None for t in tangents[1:]):
+        return out, None
+    return out, lax.select_n(which, *[instantiate(t, c) for c, t in zip(cases, tangents[1:])])
+
+
+jvp_rules[P.select_n_p] = _select_n_jvp
+
+
+def _no_tangent_jvp(prim, primals, tangents, **params):
+    """Boolean results carry no tangent."""
+    return bind(prim, *primals, **params), None
+
+
+jvp_rules[P.gt_p] = partial(_no_tangent_jvp, P.gt_p)
+jvp_rules[P.lt_p] = partial(_no_tangent_jvp, P.lt_p)
+
+
+def _convert_jvp(primals, tangents, *, new_dtype):
+    (x,), (t,) = primals, tangents
+    out = lax.convert_element_type(x, new_dtype)
+    float_to_float = np.dtype(new_dtype).kind == "f" and aval_of(x).dtype.kind == "f"
+    return out, lax.convert_element_type(t, new_dtype) if float_to_float else None
+
+
+jvp_rules[P.convert_element_type_p] = _convert_jvp
+
+
+def _pad_jvp(primals, tangents, *, padding_config):
+    (x, v), (tx, tv) = primals, tangents
+    t = lax.pad(instantiate(tx, x), instantiate(tv, v), padding_config)
+    return lax.pad(x, v, padding_config), t
+
+
+jvp_rules[P.pad_p] = _pad_jvp

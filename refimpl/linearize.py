@@ -1,0 +1,110 @@
+"""Linearization by online partial evaluation: the first half of reverse mode.
+
+`linearize` runs the JVP interpreter on top of a *partial* staging
+interpreter.  The primal inputs are known and the tangent inputs are unknown;
+an operation whose operands are all known is forwarded to the enclosing
+context (so primal values are computed concretely and Python control flow on
+them works), and an operation with an unknown operand is staged into the
+*linear program* (the tangent computation), with the known values it uses as
+literals or captured inputs (the residuals).  The linear program has one
+equation per tangent operation, so its transpose (`transpose.py`) costs the
+same order of work as the forward pass.
+
+Higher-order primitives with both known and unknown operands are split by
+`partial_eval_rules` (here for `jit`; `control.py` adds `cond`, `scan`,
+`while`): the known part runs now, the unknown part is staged.
+`partial_eval_jaxpr` does the same split to a closed program.
+Tests: tests/refimpl/test_refimpl_grad.py.
+"""
+from . import core
+from .core import bind, using
+from .ir import Jaxpr, eval_jaxpr, memoized, typecheck
+from .jvp import JVPInterpreter
+from .staging import StagedTracer, Staging, stage_closed
+
+partial_eval_rules = {}
+
+
+class PartialStaging(Staging):
+    """Stages only operations on unknown values; known ones run in `prev`."""
+
+    def __init__(self, prev):
+        super().__init__(prev, "the linear (tangent) part of grad/vjp")
+
+    def process(self, prim, args, params):
+        if not any(self.owns(x) for x in args):
+            with using(self.prev):
+                return bind(prim, *args, **params)
+        rule = partial_eval_rules.get(prim)
+        if rule is not None:
+            return rule(self, args, **params)
+        return self.emit(prim, [self.atom(x) for x in args], params)
+
+    def to_unknown(self, x):
+        return x if self.owns(x) else StagedTracer(self, self.atom(x))
+
+
+def linearize_flat(fun, primals):
+    """`(primal outs, linear program, residuals)`; the program's inputs are
+    the residuals then one tangent per primal, its outputs the out tangents."""
+    lin = PartialStaging(core.current)
+    jvp_interp = JVPInterpreter(lin)
+    tangents = [lin.new_arg(core.aval_of(p)) for p in primals]
+    try:
+        with using(jvp_interp):
+            outs = fun(*[jvp_interp.wrap(p, t) for p, t in zip(primals, tangents)])
+        outs, outs_t = zip(*map(jvp_interp.lift, outs)) if outs else ((), ())
+        with using(lin):
+            outs_t = [lin.to_unknown(_zeros_like(p) if t is None else t)
+                      for p, t in zip(outs, outs_t)]
+        jaxpr, residuals = lin.build(tangents, outs_t)
+    finally:
+        jvp_interp.alive = lin.alive = False
+    return list(outs), jaxpr, residuals
+
+
+def _zeros_like(x):
+    from .lax import zeros
+    return zeros(core.aval_of(x))
+
+
+@memoized
+def partial_eval_jaxpr(jaxpr, unknowns, instantiate):
+    """Split a closed program by which inputs are unknown.
+
+    Returns `(known, unknown, out_unknowns, num_res)`: `known` maps the known
+    inputs to the known outputs followed by `num_res` residuals; `unknown` maps
+    the residuals followed by the unknown inputs to the unknown outputs.
+    Outputs flagged in `instantiate` are made unknown even if they are known.
+    """
+    out = {}
+
+    def known_fun(*known_in):
+        lin = PartialStaging(core.current)
+        it = iter(known_in)
+        ins = [lin.new_arg(a) if uk else next(it) for a, uk in zip(jaxpr.in_avals, unknowns)]
+        try:
+            with using(lin):
+                outs = eval_jaxpr(jaxpr, ins)
+                outs = [lin.to_unknown(o) if inst else o for o, inst in zip(outs, instantiate)]
+            out["uk"] = tuple(lin.owns(o) for o in outs)
+            unknown_ins = [x for x in ins if lin.owns(x)]
+            unknown, residuals = lin.build(unknown_ins, [o for o in outs if lin.owns(o)])
+        finally:
+            lin.alive = False
+        out["unknown"], out["num_res"] = unknown, len(residuals)
+        return [o for o in outs if not lin.owns(o)] + residuals
+
+    known = stage_closed(known_fun, [a for a, uk in zip(jaxpr.in_avals, unknowns) if not uk])
+    return known, out["unknown"], out["uk"], out["num_res"]
+
+
+def reorder_invars(jaxpr, order):
+    """The same program with its inputs permuted (`order` lists old positions)."""
+    return typecheck(Jaxpr([jaxpr.invars[i] for i in order], jaxpr.eqns, jaxpr.outvars))
+
+
+def merge(mask, if_false, if_true):
+    """Interleave two lists according to a boolean mask."""
+    a, b = iter(if_false), iter(if_true)
+    return [next(b) if m else next(a) for m in mask]

@@ -1,0 +1,253 @@
+"""The user-facing `numpy` namespace: NumPy signatures over the primitives.
+
+Each wrapper makes NumPy's implicit behaviour explicit in the IR: dtype
+promotion (Python scalars and integer operands become float64 next to floats)
+and broadcasting (one `broadcast_in_dim` per operand whose shape differs), so
+primitives only ever see equal shapes.  With no transformation active the
+wrappers call NumPy directly (the fast eager path).  Python operators on
+tracers are defined here too, so `x * 2.0`, `np_array - x` and `x ** 3` reach
+the same wrappers.
+"""
+import builtins
+
+import numpy as _np
+
+from . import core, lax
+from . import primitives as P
+from .core import EVAL, ShapeError, Tracer, aval_of, bind, explain_eval_error
+
+
+def _eager(*args):
+    return core.current is EVAL
+
+
+def _numpy(name, fun, *args, **kw):
+    """Run NumPy eagerly; its errors come back naming the op and the user's line."""
+    try:
+        return fun(*args, **kw)
+    except Exception as exc:
+        explain_eval_error(name, args, exc)
+
+
+def _promote(xs):
+    """Make every operand float64 when any operand is floating point."""
+    avals = [aval_of(x) for x in xs]
+    if not any(a.dtype.kind == "f" for a in avals):
+        return list(xs)
+    return [x if a.dtype.kind == "f" else _to_float(x) for x, a in zip(xs, avals)]
+
+
+def _to_float(x):
+    if isinstance(x, Tracer):
+        return lax.convert_element_type(x, _np.float64)
+    return _np.asarray(x, _np.float64)
+
+
+def broadcast_shapes(name, *shapes):
+    """NumPy's broadcast result shape, or a ShapeError naming `name` and the shapes."""
+    n = builtins.max(len(s) for s in shapes)
+    out = []
+    for dims in zip(*[(1,) * (n - len(s)) + tuple(s) for s in shapes]):
+        big = {d for d in dims if d != 1}
+        if len(big) > 1:
+            raise ShapeError(f"{name}: shapes {' and '.join(map(str, shapes))} cannot be "
+                             f"broadcast together")
+        out.append(big.pop() if big else 1)
+    return tuple(out)
+
+
+def broadcast_to(x, shape):
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if _eager():
+        return _numpy("broadcast_to", _np.broadcast_to, x, shape)
+    s = aval_of(x).shape
+    if s == shape:
+        return x
+    lead = len(shape) - len(s)
+    if lead < 0 or any(a not in (1, b) for a, b in zip(s, shape[lead:])):
+        raise ShapeError(f"broadcast_to: cannot broadcast shape {s} to shape {shape}")
+    return lax.broadcast_in_dim(x, shape, range(lead, len(shape)))
+
+
+def _elementwise(prim, name, *xs):
+    if _eager():
+        return bind(prim, *xs)
+    xs = _promote(xs)
+    shape = broadcast_shapes(name, *[aval_of(x).shape for x in xs])
+    return bind(prim, *[broadcast_to(x, shape) for x in xs])
+
+
+def add(x, y): return _elementwise(P.add_p, "add", x, y)  # noqa: E704
+def subtract(x, y): return _elementwise(P.sub_p, "subtract", x, y)  # noqa: E704
+def multiply(x, y): return _elementwise(P.mul_p, "multiply", x, y)  # noqa: E704
+def divide(x, y): return _elementwise(P.div_p, "divide", x, y)  # noqa: E704
+def maximum(x, y): return _elementwise(P.max_p, "maximum", x, y)  # noqa: E704
+def greater(x, y): return _elementwise(P.gt_p, "greater", x, y)  # noqa: E704
+def less(x, y): return _elementwise(P.lt_p, "less", x, y)  # noqa: E704
+def negative(x): return _elementwise(P.neg_p, "negative", x)  # noqa: E704
+def sin(x): return _elementwise(P.sin_p, "sin", x)  # noqa: E704
+def cos(x): return _elementwise(P.cos_p, "cos", x)  # noqa: E704
+def tanh(x): return _elementwise(P.tanh_p, "tanh", x)  # noqa: E704
+def exp(x): return _elementwise(P.exp_p, "exp", x)  # noqa: E704
+def log(x): return _elementwise(P.log_p, "log", x)  # noqa: E704
+def sqrt(x): return _elementwise(P.sqrt_p, "sqrt", x)  # noqa: E704
+
+
+def where(condition, x, y):
+    if _eager():
+        return _numpy("where", _np.where, condition, x, y)
+    if aval_of(condition).dtype != _np.bool_:
+        condition = not_equal_zero(condition)
+    x, y = _promote([x, y])
+    shape = broadcast_shapes("where", *[aval_of(v).shape for v in (condition, x, y)])
+    return lax.select_n(*[broadcast_to(v, shape) for v in (condition, y, x)])
+
+
+def not_equal_zero(x):
+    x = _promote([x, 0.0])[0]
+    return greater(multiply(x, x), 0.0)
+
+
+def power(x, n):
+    """`x ** n` for an integer `n` (JAX's integer_pow); other exponents are refused."""
+    if not isinstance(n, (int, _np.integer)) or isinstance(n, bool):
+        raise TypeError(f"refimpl supports `**` only with an integer exponent, got {n!r}")
+    if _eager():
+        return _numpy("integer_pow", P._integer_pow_impl, x, y=int(n))
+    return lax.integer_pow(_promote([x, 0.0])[0], int(n))
+
+
+# ----------------------------------------------------------------------------- structural
+
+def _axis(name, axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise ShapeError(f"{name}: axis {axis} is out of bounds for an array of rank {ndim}")
+    return axis % ndim
+
+
+def sum(x, axis=None, keepdims=False):
+    shape = aval_of(x).shape
+    axes = range(len(shape)) if axis is None else (axis,) if isinstance(axis, int) else axis
+    axes = tuple(sorted(_axis("sum", a, len(shape)) for a in axes))
+    if _eager():
+        return _numpy("sum", _np.sum, x, axis=axes, keepdims=keepdims)
+    out = lax.reduce_sum(x, axes)
+    return reshape(out, [1 if i in axes else d for i, d in enumerate(shape)]) if keepdims else out
+
+
+def transpose(x, axes=None):
+    ndim = len(aval_of(x).shape)
+    axes = tuple(reversed(range(ndim))) if axes is None else tuple(
+        _axis("transpose", a, ndim) for a in axes)
+    if sorted(axes) != list(range(ndim)):
+        raise ShapeError(f"transpose: axes {axes} are not a permutation of {ndim} dimensions")
+    if _eager():
+        return _np.transpose(x, axes)
+    return lax.transpose(x, axes)
+
+
+def reshape(x, shape):
+    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+    size = aval_of(x).size
+    if shape.count(-1) == 1:
+        known = int(_np.prod([d for d in shape if d != -1]))
+        shape = tuple(size // known if d == -1 and known else d for d in shape)
+    if int(_np.prod(shape)) != size or builtins.min(shape, default=0) < 0:
+        raise ShapeError(f"reshape: cannot reshape an array of shape {aval_of(x).shape} "
+                         f"into shape {shape}")
+    if _eager():
+        return _np.reshape(x, shape)
+    return x if shape == aval_of(x).shape else lax.reshape(x, shape)
+
+
+def expand_dims(x, axis):
+    shape = aval_of(x).shape
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    out_ndim = len(shape) + len(axes)
+    axes = sorted(_axis("expand_dims", a, out_ndim) for a in axes)
+    if _eager():
+        return _np.expand_dims(x, tuple(axes))
+    it = iter(shape)
+    new = [1 if i in axes else next(it) for i in range(out_ndim)]
+    return lax.broadcast_in_dim(x, new, [i for i in range(out_ndim) if i not in axes])
+
+
+def concatenate(arrays, axis=0):
+    arrays = _promote(list(arrays))
+    avals = [aval_of(a) for a in arrays]
+    if not arrays or avals[0].ndim == 0 or any(a.ndim != avals[0].ndim for a in avals):
+        raise ShapeError(f"concatenate: wants arrays of one rank >= 1, got "
+                         f"{' and '.join(map(str, avals))}")
+    axis = _axis("concatenate", axis, avals[0].ndim)
+    if _eager():
+        return _numpy("concatenate", _np.concatenate, arrays, axis=axis)
+    return lax.concatenate(arrays, axis)
+
+
+def _contract_check(name, a, b, i, j):
+    if a.shape[i] != b.shape[j]:
+        raise ShapeError(f"{name}: shapes {a.shape} and {b.shape} do not align "
+                         f"(dimension {i} of the first != dimension {j} of the second)")
+
+
+def matmul(a, b):
+    if _eager():
+        return _numpy("matmul", _np.matmul, a, b)
+    a, b = _promote([a, b])
+    sa, sb = aval_of(a), aval_of(b)
+    if sa.ndim == 0 or sb.ndim == 0:
+        raise ShapeError(f"matmul: operands must not be scalars, got {sa} and {sb}")
+    if sa.ndim == 1 or sb.ndim == 1:
+        return dot(a, b) if sb.ndim <= 2 or sa.ndim != 1 else _matvec(a, b, sa, sb)
+    _contract_check("matmul", sa, sb, -1, -2)
+    batch = broadcast_shapes("matmul", sa.shape[:-2], sb.shape[:-2])
+    a = broadcast_to(a, batch + sa.shape[-2:])
+    b = broadcast_to(b, batch + sb.shape[-2:])
+    nb = len(batch)
+    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (range(nb), range(nb))))
+
+
+def _matvec(a, b, sa, sb):
+    """A vector times a stack of matrices: contract with the matrices' rows."""
+    _contract_check("matmul", sa, sb, 0, -2)
+    return lax.dot_general(a, b, (((0,), (sb.ndim - 2,)), ((), ())))
+
+
+def dot(a, b):
+    if _eager():
+        return _numpy("dot", _np.dot, a, b)
+    a, b = _promote([a, b])
+    sa, sb = aval_of(a), aval_of(b)
+    if sa.ndim == 0 or sb.ndim == 0:
+        return multiply(a, b)
+    j = builtins.max(sb.ndim - 2, 0)
+    _contract_check("dot", sa, sb, sa.ndim - 1, j)
+    return lax.dot_general(a, b, (((sa.ndim - 1,), (j,)), ((), ())))
+
+
+# ----------------------------------------------------------------------------- operators
+
+def _rpow(x, y):
+    raise TypeError("refimpl supports `**` only with an integer exponent on the right")
+
+
+Tracer.__add__ = add
+Tracer.__radd__ = lambda x, y: add(y, x)
+Tracer.__sub__ = subtract
+Tracer.__rsub__ = lambda x, y: subtract(y, x)
+Tracer.__mul__ = multiply
+Tracer.__rmul__ = lambda x, y: multiply(y, x)
+Tracer.__truediv__ = divide
+Tracer.__rtruediv__ = lambda x, y: divide(y, x)
+Tracer.__neg__ = negative
+Tracer.__pos__ = lambda x: x
+Tracer.__pow__ = power
+Tracer.__rpow__ = _rpow
+Tracer.__gt__ = greater
+Tracer.__lt__ = less
+Tracer.__matmul__ = matmul
+Tracer.__rmatmul__ = lambda x, y: matmul(y, x)
+Tracer.T = property(transpose)
+Tracer.sum = sum
+Tracer.reshape = lambda x, *shape: reshape(x, shape[0] if len(shape) == 1 else shape)
+Tracer.transpose = lambda x, *axes: transpose(x, axes or None)

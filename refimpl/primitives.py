@@ -1,0 +1,274 @@
+"""The closed list of first-order primitives: shape rule, NumPy impl, jit source, cost.
+
+Names and params follow JAX's (`mul`, `reduce_sum[axes]`, `dot_general[dimension_numbers]`,
+...) so one cost model reads both IRs.  Shape rules are the type system: they
+accept exactly the operands the primitive is defined on (elementwise ops want
+equal shapes: NumPy broadcasting is made explicit by the `numpy` wrappers) and
+raise `ShapeError` naming the op and the offending types.  Higher-order
+primitives (`jit`, `cond`, `scan`, `while`) are defined in `jit.py` and
+`control.py`.  Tests: tests/refimpl/test_refimpl_ops.py.
+"""
+from functools import partial
+
+import numpy as np
+
+from .core import ShapedArray, ShapeError, primitive
+
+# ----------------------------------------------------------------------------- elementwise
+
+
+def _elementwise_shape(name, *avals, out_dtype=None):
+    first = avals[0]
+    for a in avals[1:]:
+        if a.shape != first.shape or a.dtype != first.dtype:
+            raise ShapeError(f"{name}: operand types {' and '.join(map(str, avals))} differ "
+                             f"(broadcasting must be explicit)")
+    return ShapedArray(first.shape, out_dtype or first.dtype)
+
+
+def _float_only(name, *avals, **params):
+    for a in avals:
+        if a.dtype.kind != "f":
+            raise ShapeError(f"{name}: wants floating-point operands, got {a}")
+    return _elementwise_shape(name, *avals)
+
+
+def _elementwise_cost(eqn):
+    return sum(v.aval.size for v in eqn.outvars)
+
+
+def _def_elementwise(name, impl, source, shape=_elementwise_shape, **kw):
+    prim = primitive(name)
+    prim.impl, prim.source, prim.cost = impl, source, _elementwise_cost
+    prim.shape_rule = partial(shape, name, **kw)
+    return prim
+
+
+add_p = _def_elementwise("add", np.add, "np.add({0}, {1})")
+sub_p = _def_elementwise("sub", np.subtract, "np.subtract({0}, {1})")
+mul_p = _def_elementwise("mul", np.multiply, "np.multiply({0}, {1})")
+div_p = _def_elementwise("div", np.divide, "np.divide({0}, {1})", _float_only)
+max_p = _def_elementwise("max", np.maximum, "np.maximum({0}, {1})")
+neg_p = _def_elementwise("neg", np.negative, "np.negative({0})")
+sin_p = _def_elementwise("sin", np.sin, "np.sin({0})", _float_only)
+cos_p = _def_elementwise("cos", np.cos, "np.cos({0})", _float_only)
+tanh_p = _def_elementwise("tanh", np.tanh, "np.tanh({0})", _float_only)
+exp_p = _def_elementwise("exp", np.exp, "np.exp({0})", _float_only)
+log_p = _def_elementwise("log", np.log, "np.log({0})", _float_only)
+sqrt_p = _def_elementwise("sqrt", np.sqrt, "np.sqrt({0})", _float_only)
+gt_p = _def_elementwise("gt", np.greater, "np.greater({0}, {1})", out_dtype=np.bool_)
+lt_p = _def_elementwise("lt", np.less, "np.less({0}, {1})", out_dtype=np.bool_)
+
+
+def _integer_pow_impl(x, *, y):
+    return np.power(x, y) if y >= 0 else 1.0 / np.power(x, -y)
+
+
+integer_pow_p = _def_elementwise("integer_pow", _integer_pow_impl,
+                                 "_impl({0}, y={y})", _float_only)
+
+
+def _select_n_shape(which, *cases):
+    if which.dtype != np.bool_ or len(cases) != 2:
+        raise ShapeError(f"select_n: wants a bool predicate and two cases, got {which}, {cases}")
+    if which.shape != cases[0].shape:
+        raise ShapeError(f"select_n: predicate {which} and cases {cases[0]} differ in shape")
+    return _elementwise_shape("select_n", *cases)
+
+
+def _select_n_impl(which, *cases):
+    return np.where(which, cases[1], cases[0])
+
+
+select_n_p = _def_elementwise("select_n", _select_n_impl, "np.where({0}, {2}, {1})")
+select_n_p.shape_rule = _select_n_shape
+
+
+def _convert_shape(x, *, new_dtype):
+    return ShapedArray(x.shape, new_dtype)
+
+
+def _convert_impl(x, *, new_dtype):
+    return np.asarray(x).astype(new_dtype)
+
+
+convert_element_type_p = _def_elementwise("convert_element_type", _convert_impl,
+                                          "_impl({0}, new_dtype=np.{new_dtype})")
+convert_element_type_p.shape_rule = _convert_shape
+
+# ----------------------------------------------------------------------------- structural
+
+
+def _def_structural(name, shape_rule, impl, source):
+    prim = primitive(name)
+    prim.shape_rule, prim.impl, prim.source, prim.cost = shape_rule, impl, source, _elementwise_cost
+    return prim
+
+
+def _check_axes(name, axes, ndim, unique=True):
+    if any(not 0 <= a < ndim for a in axes) or (unique and len(set(axes)) != len(axes)):
+        raise ShapeError(f"{name}: invalid axes {axes} for an operand of rank {ndim}")
+
+
+def _reduce_sum_shape(x, *, axes):
+    _check_axes("reduce_sum", axes, x.ndim)
+    return ShapedArray([d for i, d in enumerate(x.shape) if i not in axes], x.dtype)
+
+
+def _reduce_sum_impl(x, *, axes):
+    return np.sum(x, axis=axes)
+
+
+reduce_sum_p = _def_structural("reduce_sum", _reduce_sum_shape, _reduce_sum_impl,
+                               "np.sum({0}, axis={axes})")
+
+
+def _transpose_shape(x, *, permutation):
+    if sorted(permutation) != list(range(x.ndim)):
+        raise ShapeError(f"transpose: permutation {permutation} does not fit an operand {x}")
+    return ShapedArray([x.shape[p] for p in permutation], x.dtype)
+
+
+def _transpose_impl(x, *, permutation):
+    return np.transpose(x, permutation)
+
+
+transpose_p = _def_structural("transpose", _transpose_shape, _transpose_impl,
+                              "np.transpose({0}, {permutation})")
+
+
+def _reshape_shape(x, *, new_sizes):
+    if int(np.prod(new_sizes, dtype=np.int64)) != x.size or min(new_sizes, default=0) < 0:
+        raise ShapeError(f"reshape: cannot reshape an operand {x} to shape {new_sizes}")
+    return ShapedArray(new_sizes, x.dtype)
+
+
+def _reshape_impl(x, *, new_sizes):
+    return np.reshape(x, new_sizes)
+
+
+reshape_p = _def_structural("reshape", _reshape_shape, _reshape_impl,
+                            "np.reshape({0}, {new_sizes})")
+
+
+def _broadcast_in_dim_shape(x, *, shape, broadcast_dimensions):
+    dims = broadcast_dimensions
+    ok = len(dims) == x.ndim and all(0 <= d < len(shape) for d in dims)
+    ok = ok and list(dims) == sorted(set(dims))
+    ok = ok and all(x.shape[i] in (1, shape[d]) for i, d in enumerate(dims))
+    if not ok:
+        raise ShapeError(f"broadcast_in_dim: cannot broadcast an operand {x} to shape {shape} "
+                         f"along dimensions {dims}")
+    return ShapedArray(shape, x.dtype)
+
+
+def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions):
+    expanded = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        expanded[d] = np.shape(x)[i]
+    return np.broadcast_to(np.reshape(x, expanded), shape)
+
+
+broadcast_in_dim_p = _def_structural(
+    "broadcast_in_dim", _broadcast_in_dim_shape, _broadcast_in_dim_impl,
+    "_impl({0}, shape={shape}, broadcast_dimensions={broadcast_dimensions})")
+
+
+def _concatenate_shape(*xs, dimension):
+    first = xs[0]
+    _check_axes("concatenate", (dimension,), first.ndim)
+    for x in xs:
+        if x.ndim != first.ndim or x.dtype != first.dtype or any(
+                a != b for i, (a, b) in enumerate(zip(x.shape, first.shape)) if i != dimension):
+            raise ShapeError(f"concatenate: operands {' and '.join(map(str, xs))} do not agree "
+                             f"off dimension {dimension}")
+    shape = list(first.shape)
+    shape[dimension] = sum(x.shape[dimension] for x in xs)
+    return ShapedArray(shape, first.dtype)
+
+
+def _concatenate_impl(*xs, dimension):
+    return np.concatenate(xs, axis=dimension)
+
+
+concatenate_p = _def_structural("concatenate", _concatenate_shape, _concatenate_impl,
+                                "np.concatenate([{args}], axis={dimension})")
+
+
+def _slice_shape(x, *, start_indices, limit_indices):
+    ok = len(start_indices) == len(limit_indices) == x.ndim
+    if not ok or any(not 0 <= s <= l <= d for s, l, d in zip(start_indices, limit_indices,
+                                                            x.shape)):
+        raise ShapeError(f"slice: bad bounds {start_indices}:{limit_indices} for an operand {x}")
+    return ShapedArray([l - s for s, l in zip(start_indices, limit_indices)], x.dtype)
+
+
+def _slice_impl(x, *, start_indices, limit_indices):
+    return x[tuple(slice(s, l) for s, l in zip(start_indices, limit_indices))]
+
+
+slice_p = _def_structural("slice", _slice_shape, _slice_impl,
+                          "_impl({0}, start_indices={start_indices}, "
+                          "limit_indices={limit_indices})")
+
+
+def _pad_shape(x, padding_value, *, padding_config):
+    if len(padding_config) != x.ndim or padding_value.shape != () or any(
+            lo < 0 or hi < 0 or interior != 0 for lo, hi, interior in padding_config):
+        raise ShapeError(f"pad: bad padding {padding_config} for an operand {x}")
+    return ShapedArray([d + lo + hi for d, (lo, hi, _) in zip(x.shape, padding_config)], x.dtype)
+
+
+def _pad_impl(x, padding_value, *, padding_config):
+    widths = [(lo, hi) for lo, hi, _ in padding_config]
+    return np.pad(x, widths, constant_values=padding_value)
+
+
+pad_p = _def_structural("pad", _pad_shape, _pad_impl, "_impl({0}, {1}, "
+                        "padding_config={padding_config})")
+
+# ----------------------------------------------------------------------------- dot_general
+
+
+def _dot_general_shape(x, y, *, dimension_numbers):
+    (lc, rc), (lb, rb) = dimension_numbers
+    ok = len(lc) == len(rc) and len(lb) == len(rb) and x.dtype == y.dtype
+    ok = ok and all(0 <= a < x.ndim for a in lc + lb) and all(0 <= a < y.ndim for a in rc + rb)
+    ok = ok and len(set(lc + lb)) == len(lc + lb) and len(set(rc + rb)) == len(rc + rb)
+    ok = ok and all(x.shape[a] == y.shape[b] for a, b in zip(lc + lb, rc + rb))
+    if not ok:
+        raise ShapeError(f"dot_general: operands {x} and {y} do not fit "
+                         f"dimension_numbers={dimension_numbers}")
+    free_x = [d for i, d in enumerate(x.shape) if i not in lc + lb]
+    free_y = [d for i, d in enumerate(y.shape) if i not in rc + rb]
+    return ShapedArray([x.shape[a] for a in lb] + free_x + free_y, x.dtype)
+
+
+def einsum_spec(x_ndim, y_ndim, dimension_numbers):
+    """The `np.einsum` subscripts that compute a dot_general."""
+    (lc, rc), (lb, rb) = dimension_numbers
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    xs = [next(letters) for _ in range(x_ndim)]
+    ys = [next(letters) for _ in range(y_ndim)]
+    for a, b in zip(lc + lb, rc + rb):
+        ys[b] = xs[a]
+    out = ([xs[a] for a in lb] + [c for i, c in enumerate(xs) if i not in lc + lb]
+           + [c for i, c in enumerate(ys) if i not in rc + rb])
+    return f"{''.join(xs)},{''.join(ys)}->{''.join(out)}"
+
+
+def _dot_general_impl(x, y, *, dimension_numbers):
+    return np.einsum(einsum_spec(np.ndim(x), np.ndim(y), dimension_numbers), x, y)
+
+
+def _dot_general_cost(eqn):
+    (lc, _), _ = eqn.params["dimension_numbers"]
+    x = eqn.invars[0].aval
+    return eqn.outvars[0].aval.size * int(np.prod([x.shape[a] for a in lc], dtype=np.int64))
+
+
+dot_general_p = _def_structural("dot_general", _dot_general_shape, _dot_general_impl, None)
+dot_general_p.cost = _dot_general_cost
+
+for _p in (integer_pow_p, convert_element_type_p, broadcast_in_dim_p, slice_p, pad_p):
+    _p.source = _p.source.replace("_impl(", f"_impl_{_p.name}(")

@@ -1,0 +1,246 @@
+"""Transformation: vectorizing map (vmap).
+
+A `BatchTracer` holds a value with one extra axis, at `bdim` (or `None`: not
+batched, the same for every example).  Each rule maps the primitive on batched
+operands to the primitive on the whole batch, usually by moving batch axes to
+the front and adjusting the params (`axes + 1`, a new leading batch dimension
+for `dot_general`).  Unbatched operands meeting batched ones are broadcast
+explicitly.  Python control flow on a batched value has no single answer, so
+it raises an error naming the line; on an unbatched value it works.
+
+`vmap_jaxpr` batches a closed program (for jit, cond and loop bodies).
+Tests: tests/refimpl/test_refimpl_vmap.py.
+"""
+from functools import partial
+
+import numpy as np
+
+from . import core, lax
+from . import core as C
+from . import primitives as P
+from .core import ConcretizationError, Interpreter, ShapedArray, Tracer, aval_of, bind, using
+from .ir import eval_jaxpr, memoized
+from .pytree import broadcast_prefix, tree_flatten, tree_unflatten
+from .staging import stage_closed
+
+vmap_rules = {}
+
+
+class BatchTracer(Tracer):
+    __slots__ = ("val", "bdim")
+
+    def __init__(self, interp, val, bdim):
+        self.interp, self.val, self.bdim = interp, val, bdim
+
+    @property
+    def aval(self):
+        a = aval_of(self.val)
+        return ShapedArray(a.shape[:self.bdim] + a.shape[self.bdim + 1:], a.dtype)
+
+    def concrete(self):
+        raise ConcretizationError(
+            f"A value of type {self.aval} that is batched by vmap was used where Python needs "
+            f"one concrete value (an `if`, bool(), float(), ...); it has a different value per "
+            f"example. Use numpy.where or lax.cond, which vmap can batch.")
+
+
+class BatchInterpreter(Interpreter):
+    def __init__(self, prev, axis_size):
+        self.prev, self.axis_size = prev, axis_size
+
+    def lift(self, x):
+        if isinstance(x, BatchTracer) and x.interp is self:
+            return x.val, x.bdim
+        if isinstance(x, Tracer):
+            C.check_alive(x)
+        return x, None
+
+    def wrap(self, val, bdim):
+        return val if bdim is None else BatchTracer(self, val, bdim)
+
+    def process(self, prim, args, params):
+        vals, dims = zip(*map(self.lift, args)) if args else ((), ())
+        with using(self.prev):
+            if all(d is None for d in dims):
+                return bind(prim, *vals, **params)
+            rule = vmap_rules.get(prim)
+            if rule is None:
+                raise NotImplementedError(f"no vmap rule for {prim.name}")
+            out, out_dim = rule(self.axis_size, vals, dims, **params)
+        if prim.multiple_results:
+            return [self.wrap(v, d) for v, d in zip(out, out_dim)]
+        return self.wrap(out, out_dim)
+
+
+def vmap_flat(fun, size, vals, dims):
+    """Batch a flat function; returns the outputs and their batch dims."""
+    interp = BatchInterpreter(core.current, size)
+    try:
+        with using(interp):
+            outs = fun(*[interp.wrap(v, d) for v, d in zip(vals, dims)])
+        return tuple(zip(*map(interp.lift, outs))) or ((), ())
+    finally:
+        interp.alive = False
+
+
+def vmap(fun, in_axes=0, out_axes=0):
+    """Map `fun` over an axis of its inputs, as one batched computation."""
+    def batched(*args):
+        C.check_call(fun, args)
+        flat, tree = tree_flatten(args)
+        axes = broadcast_prefix(in_axes, tree)
+        axes = [None if a is None else _norm_axis(a, v) for a, v in zip(axes, flat)]
+        size = _axis_size(flat, axes)
+        out_tree = []
+
+        def flat_fun(*xs):
+            out, t = tree_flatten(fun(*tree_unflatten(tree, xs)))
+            out_tree.append(t)
+            return out
+
+        outs, dims = vmap_flat(flat_fun, size, flat, axes)
+        o_axes = broadcast_prefix(out_axes, out_tree[0], "out_axes")
+        outs = [_move_out(o, d, _norm_axis(a, o, 1) if a is not None else None, size)
+                for o, d, a in zip(outs, dims, o_axes)]
+        return tree_unflatten(out_tree[0], outs)
+    return batched
+
+
+def _norm_axis(axis, x, extra=0):
+    ndim = np.ndim(x) + extra
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"vmap: axis {axis} is out of bounds for a value of rank "
+                         f"{ndim - extra}\n  at {core.user_location()}")
+    return axis % ndim
+
+
+def _axis_size(flat, axes):
+    sizes = {np.shape(x)[a] for x, a in zip(flat, axes) if a is not None}
+    if len(sizes) != 1:
+        raise ValueError(f"vmap: {'no argument is mapped' if not sizes else 'mapped axes have '}"
+                         f"{'different sizes ' + str(sorted(sizes)) if sizes else ''}"
+                         f"\n  at {core.user_location()}")
+    return sizes.pop()
+
+
+def _move_out(x, bdim, axis, size):
+    if axis is None:
+        if bdim is not None:
+            raise ValueError(f"vmap: out_axes=None for an output that is batched"
+                             f"\n  at {core.user_location()}")
+        return x
+    return lax.broadcast_batch(x, size, axis) if bdim is None else lax.moveaxis(x, bdim, axis)
+
+
+@memoized
+def vmap_jaxpr(jaxpr, size, batched, instantiate):
+    """The program mapping a batch of the inputs (batch axis 0 where `batched`)
+    to a batch of the outputs; returns it with the mask of batched outputs."""
+    out_batched = []
+
+    def fun(*args):
+        dims = [0 if b else None for b in batched]
+        outs, out_dims = vmap_flat(lambda *a: eval_jaxpr(jaxpr, a), size, args, dims)
+        outs = [to_front(o, d, size) if inst or d is not None else o
+                for o, d, inst in zip(outs, out_dims, instantiate)]
+        out_batched[:] = [inst or d is not None for d, inst in zip(out_dims, instantiate)]
+        return outs
+
+    avals = [ShapedArray((size,) + a.shape, a.dtype) if b else a
+             for a, b in zip(jaxpr.in_avals, batched)]
+    return stage_closed(fun, avals), tuple(out_batched)
+
+
+# ----------------------------------------------------------------------------- rules
+
+def to_front(x, bdim, size):
+    """Move the batch axis to 0, broadcasting an unbatched value."""
+    return lax.broadcast_batch(x, size) if bdim is None else lax.moveaxis(x, bdim, 0)
+
+
+def _elementwise_batch(prim, size, vals, dims, **params):
+    if all(d == dims[0] for d in dims):
+        return bind(prim, *vals, **params), dims[0]
+    return bind(prim, *[to_front(v, d, size) for v, d in zip(vals, dims)], **params), 0
+
+
+for _p in (P.add_p, P.sub_p, P.mul_p, P.div_p, P.max_p, P.neg_p, P.sin_p, P.cos_p, P.tanh_p,
+           P.exp_p, P.log_p, P.sqrt_p, P.gt_p, P.lt_p, P.integer_pow_p, P.select_n_p,
+           P.convert_element_type_p):
+    vmap_rules[_p] = partial(_elementwise_batch, _p)
+
+
+def _reduce_sum_batch(size, vals, dims, *, axes):
+    x = lax.moveaxis(vals[0], dims[0], 0)
+    return lax.reduce_sum(x, [a + 1 for a in axes]), 0
+
+
+vmap_rules[P.reduce_sum_p] = _reduce_sum_batch
+
+
+def _transpose_batch(size, vals, dims, *, permutation):
+    x = lax.moveaxis(vals[0], dims[0], 0)
+    return lax.transpose(x, [0] + [p + 1 for p in permutation]), 0
+
+
+vmap_rules[P.transpose_p] = _transpose_batch
+
+
+def _reshape_batch(size, vals, dims, *, new_sizes):
+    return lax.reshape(lax.moveaxis(vals[0], dims[0], 0), (size,) + new_sizes), 0
+
+
+vmap_rules[P.reshape_p] = _reshape_batch
+
+
+def _broadcast_in_dim_batch(size, vals, dims, *, shape, broadcast_dimensions):
+    x = lax.moveaxis(vals[0], dims[0], 0)
+    return lax.broadcast_in_dim(x, (size,) + shape,
+                                (0,) + tuple(d + 1 for d in broadcast_dimensions)), 0
+
+
+vmap_rules[P.broadcast_in_dim_p] = _broadcast_in_dim_batch
+
+
+def _concatenate_batch(size, vals, dims, *, dimension):
+    return lax.concatenate([to_front(v, d, size) for v, d in zip(vals, dims)], dimension + 1), 0
+
+
+vmap_rules[P.concatenate_p] = _concatenate_batch
+
+
+def _slice_batch(size, vals, dims, *, start_indices, limit_indices):
+    x = lax.moveaxis(vals[0], dims[0], 0)
+    return lax.slice(x, (0,) + start_indices, (size,) + limit_indices), 0
+
+
+vmap_rules[P.slice_p] = _slice_batch
+
+
+def _pad_batch(size, vals, dims, *, padding_config):
+    (x, v), (dx, dv) = vals, dims
+    if dv is not None:
+        raise NotImplementedError("vmap of pad with a batched padding value")
+    return lax.pad(lax.moveaxis(x, dx, 0), v, ((0, 0, 0),) + tuple(padding_config)), 0
+
+
+vmap_rules[P.pad_p] = _pad_batch
+
+
+def _dot_general_batch(size, vals, dims, *, dimension_numbers):
+    (x, y), (dx, dy) = vals, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    shift = lambda axes: tuple(a + 1 for a in axes)  # noqa: E731
+    if dx is not None and dy is not None:
+        x, y = lax.moveaxis(x, dx, 0), lax.moveaxis(y, dy, 0)
+        dn = ((shift(lc), shift(rc)), ((0,) + shift(lb), (0,) + shift(rb)))
+        return lax.dot_general(x, y, dn), 0
+    if dx is not None:
+        x = lax.moveaxis(x, dx, 0)
+        return lax.dot_general(x, y, ((shift(lc), rc), (shift(lb), rb))), len(lb)
+    y = lax.moveaxis(y, dy, 0)
+    x_free = np.ndim(x) - len(lc) - len(lb)
+    return lax.dot_general(x, y, ((lc, shift(rc)), (lb, shift(rb)))), len(lb) + x_free
+
+
+vmap_rules[P.dot_general_p] = _dot_general_batch
