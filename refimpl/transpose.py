@@ -37,6 +37,7 @@ class UndefinedPrimal:
         self.aval = aval
 
     shape = property(lambda self: self.aval.shape)
+    ndim = property(lambda self: self.aval.ndim)
 
 
 def is_linear(x):

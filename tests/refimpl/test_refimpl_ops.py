@@ -1,0 +1,95 @@
+"""Every `numpy` op and Python operator, under eval/jvp/vjp/grad/vmap/jit, against JAX."""
+import numpy as np
+import pytest
+from helpers_refimpl import check_transforms, rng_args
+
+# name: (program over a namespace `n`, argument shapes, positive inputs?)
+OPS = {
+    "add": (lambda n: n.add, [(3,), (3,)], False),
+    "add_broadcast": (lambda n: n.add, [(2, 3), (3,)], False),
+    "add_broadcast_both": (lambda n: n.add, [(2, 1), (1, 3)], False),
+    "subtract": (lambda n: n.subtract, [(2, 3), (2, 1)], False),
+    "multiply": (lambda n: n.multiply, [(4,), ()], False),
+    "divide": (lambda n: n.divide, [(2, 3), (3,)], True),
+    "negative": (lambda n: n.negative, [(2, 3)], False),
+    "sin": (lambda n: n.sin, [(2, 3)], False),
+    "cos": (lambda n: n.cos, [(3,)], False),
+    "tanh": (lambda n: n.tanh, [(3, 2)], False),
+    "exp": (lambda n: n.exp, [(3,)], False),
+    "log": (lambda n: n.log, [(3,)], True),
+    "sqrt": (lambda n: n.sqrt, [(2, 2)], True),
+    "sum_all": (lambda n: n.sum, [(2, 3)], False),
+    "sum_axis": (lambda n: lambda x: n.sum(x, axis=1), [(2, 3, 4)], False),
+    "sum_neg_axis": (lambda n: lambda x: n.sum(x, axis=-1), [(2, 3)], False),
+    "sum_tuple": (lambda n: lambda x: n.sum(x, axis=(0, 2)), [(2, 3, 4)], False),
+    "transpose": (lambda n: n.transpose, [(2, 3, 4)], False),
+    "transpose_axes": (lambda n: lambda x: n.transpose(x, (1, 2, 0)), [(2, 3, 4)], False),
+    "reshape": (lambda n: lambda x: n.reshape(x, (3, 2)), [(2, 3)], False),
+    "reshape_minus1": (lambda n: lambda x: n.reshape(x, (-1,)), [(2, 3)], False),
+    "broadcast_to": (lambda n: lambda x: n.broadcast_to(x, (2, 3, 4)), [(3, 1)], False),
+    "expand_dims": (lambda n: lambda x: n.expand_dims(x, 1), [(2, 3)], False),
+    "expand_dims_neg": (lambda n: lambda x: n.expand_dims(x, -1), [(2, 3)], False),
+    "matmul_22": (lambda n: n.matmul, [(2, 3), (3, 4)], False),
+    "matmul_12": (lambda n: n.matmul, [(3,), (3, 4)], False),
+    "matmul_21": (lambda n: n.matmul, [(2, 3), (3,)], False),
+    "matmul_11": (lambda n: n.matmul, [(3,), (3,)], False),
+    "matmul_33": (lambda n: n.matmul, [(2, 3, 4), (2, 4, 5)], False),
+    "matmul_32": (lambda n: n.matmul, [(2, 3, 4), (4, 5)], False),
+    "matmul_23": (lambda n: n.matmul, [(3, 4), (2, 4, 5)], False),
+    "matmul_13": (lambda n: n.matmul, [(4,), (2, 4, 5)], False),
+    "matmul_31": (lambda n: n.matmul, [(2, 3, 4), (4,)], False),
+    "matmul_broadcast_batch": (lambda n: n.matmul, [(1, 3, 4), (2, 4, 2)], False),
+    "dot_11": (lambda n: n.dot, [(3,), (3,)], False),
+    "dot_22": (lambda n: n.dot, [(2, 3), (3, 4)], False),
+    "dot_21": (lambda n: n.dot, [(2, 3), (3,)], False),
+    "dot_12": (lambda n: n.dot, [(3,), (3, 2)], False),
+    "dot_32": (lambda n: n.dot, [(2, 3, 4), (4, 2)], False),
+    "dot_33": (lambda n: n.dot, [(2, 3, 4), (5, 4, 2)], False),
+    "dot_scalar": (lambda n: n.dot, [(), (3,)], False),
+    "where": (lambda n: lambda c, x, y: n.where(n.greater(c, 0.0), x, y),
+              [(2, 3), (2, 3), (3,)], False),
+    "greater_where": (lambda n: lambda x, y: n.where(n.greater(x, y), x * y, x - y),
+                      [(3,), (3,)], False),
+    "less_where": (lambda n: lambda x, y: n.where(n.less(x, y), x, y), [(3,), ()], False),
+    "maximum": (lambda n: n.maximum, [(2, 3), (2, 3)], False),
+    "maximum_broadcast": (lambda n: n.maximum, [(2, 3), ()], False),
+    "concatenate": (lambda n: lambda x, y: n.concatenate([x, y]), [(2, 3), (1, 3)], False),
+    "concatenate_axis": (lambda n: lambda x, y: n.concatenate((x, y), axis=-1),
+                         [(2, 3), (2, 2)], False),
+    "op_add": (lambda n: lambda x, y: x + y + 1.0 + (2.0 + x), [(3,), (3,)], False),
+    "op_sub": (lambda n: lambda x, y: x - y - 1.0 - (2.0 - x), [(3,), (2, 3)], False),
+    "op_mul": (lambda n: lambda x, y: x * y * 3.0 * (2.0 * x), [(3,), (3,)], False),
+    "op_div": (lambda n: lambda x, y: x / y / 2.0 + 1.0 / y, [(3,), (3,)], True),
+    "op_neg": (lambda n: lambda x: -x, [(3,)], False),
+    "op_pow": (lambda n: lambda x: x ** 3 + x ** 2 + x ** 1 + x ** 0 + x ** -2, [(3,)], True),
+    "op_cmp": (lambda n: lambda x, y: n.where(x < y, x, y) + n.where(x > 0.5, y, x),
+               [(3,), (3,)], False),
+    "op_numpy_left": (lambda n: lambda x: np.arange(3.0) * x + np.ones(3) - x,
+                      [(3,)], False),
+    "op_shape": (lambda n: lambda x: n.reshape(x, (x.shape[1], x.shape[0])) * x.ndim,
+                 [(2, 3)], False),
+    "op_T": (lambda n: lambda x: x.T @ x, [(2, 3)], False),
+    "tuple_out": (lambda n: lambda x, y: (n.sin(x), {"a": x * y, "b": [y]}), [(3,), (3,)],
+                  False),
+}
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_op_against_jax(name):
+    program, shapes, positive = OPS[name]
+    args = rng_args(shapes, seed=len(name), positive=positive)
+    check_transforms(lambda impl: program(impl.np), args)
+
+
+def test_eager_results_are_numpy():
+    import refimpl
+    x = np.ones(3)
+    out = refimpl.numpy.sin(x) * 2.0 + refimpl.numpy.sum(x)
+    assert type(out) is np.ndarray
+
+
+def test_python_float_inputs():
+    import refimpl
+    assert np.isclose(refimpl.grad(lambda x: x * x * 3.0)(2.0), 12.0)
+    assert np.isclose(refimpl.jvp(lambda x: refimpl.numpy.sin(x), (1.0,), (1.0,))[1],
+                      np.cos(1.0))
