@@ -422,12 +422,13 @@ transpose_rules[scan_p] = _scan_transpose
 def while_loop(cond_fun, body_fun, init_val):
     """`while cond_fun(val): val = body_fun(val)`, as one primitive."""
     flat, tree = tree_flatten(init_val)
-    avals = [aval_of(x) for x in flat]
-    cond_j, cond_c, _ = _stage_fun(cond_fun, tree, avals, "a lax.while_loop cond_fun")
+    avals, args_tree = [aval_of(x) for x in flat], tree_flatten((init_val,))[1]
+    cond_j, cond_c, _ = _stage_fun(cond_fun, args_tree, avals, "a lax.while_loop cond_fun")
     if cond_j.out_avals != [ShapedArray((), np.bool_)]:
         raise _type_error(f"lax.while_loop: cond_fun must return a bool scalar, got "
                           f"{cond_j.out_avals}")
-    body_j, body_c, out_tree = _stage_fun(body_fun, tree, avals, "a lax.while_loop body_fun")
+    body_j, body_c, out_tree = _stage_fun(body_fun, args_tree, avals,
+                                          "a lax.while_loop body_fun")
     if out_tree != tree or body_j.out_avals != avals:
         raise _type_error(f"lax.while_loop: body_fun must return the types of init_val "
                           f"{avals}, got {body_j.out_avals}")
@@ -505,7 +506,7 @@ def _while_vmap(size, vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_
             break
         carry_b = [a or b for a, b in zip(carry_b, out_b)]
     cond_v, _ = vmap_jaxpr(cond_jaxpr, size, tuple(cc_b + carry_b), (False,))
-    carry = [to_front(c, None, size) if b and not db else c
+    carry = [to_front(c, None, size) if b and db is None else c
              for c, b, db in zip(carry, carry_b, _while_split(dims, cond_nconsts,
                                                               body_nconsts)[2])]
     if pred_b[0]:

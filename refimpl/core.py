@@ -187,6 +187,8 @@ def bind(prim, *args, **params):
         try:
             return prim.impl(*args, **params)
         except Exception as exc:
+            if prim.multiple_results:  # a failure inside a sub-program: keep it as it is
+                raise
             explain_eval_error(prim.name, args, exc)
     return interp.process(prim, args, params)
 

@@ -178,6 +178,7 @@ def pp_jaxpr(jaxpr, name, indent):
 
 
 def pp_eqn(eqn, name, indent):
+    outs = " ".join(map(name.binder, eqn.outvars))
     items, multiline = [], any(True for _ in sub_jaxprs(eqn.params))
     for k, v in sorted(eqn.params.items()):
         if isinstance(v, Jaxpr):
@@ -190,5 +191,4 @@ def pp_eqn(eqn, name, indent):
         params = "[\n" + "".join(f"{indent}  {p}\n" for p in items) + f"{indent}]"
     else:
         params = f"[{' '.join(items)}]" if items else ""
-    outs = " ".join(map(name.binder, eqn.outvars))
     return f"{outs} = {eqn.primitive}{params} {' '.join(map(name, eqn.invars))}"

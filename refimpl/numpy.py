@@ -225,6 +225,20 @@ def dot(a, b):
     return lax.dot_general(a, b, (((sa.ndim - 1,), (j,)), ((), ())))
 
 
+def stack(arrays, axis=0):
+    arrays = list(arrays)
+    out_ndim = len(aval_of(arrays[0]).shape) + 1 if arrays else 1
+    return concatenate([expand_dims(a, axis) for a in arrays], _axis("stack", axis, out_ndim))
+
+
+def zeros(shape): return _np.zeros(shape)  # noqa: E704  (constants need no tracing)
+def ones(shape): return _np.ones(shape)  # noqa: E704
+def zeros_like(x): return _np.zeros(aval_of(x).shape)  # noqa: E704
+def ones_like(x): return _np.ones(aval_of(x).shape)  # noqa: E704
+
+
+float64 = _np.float64
+
 # ----------------------------------------------------------------------------- operators
 
 def _rpow(x, y):
