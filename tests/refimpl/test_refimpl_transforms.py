@@ -47,7 +47,8 @@ def test_nested_stacks_against_jax(stack):
             "grad(vmap)": lambda x: m.grad(lambda v: n.sum(m.vmap(lambda w: n.exp(w) * w)(v)))(x),
             "jvp(grad)": lambda x: m.jvp(m.grad(g), (x,), (n.cos(x),)),
             "grad(jvp)": lambda x: m.grad(lambda v: m.jvp(g, (v,), (v * v,))[1])(x),
-            "vmap(vmap)": lambda x: m.vmap(m.vmap(lambda v: v * n.sum(x)))(n.reshape(x * x, (3, 1))),
+            "vmap(vmap)": lambda x: m.vmap(m.vmap(lambda v: v * n.sum(x)))(
+                n.reshape(x * x, (3, 1))),
             "jit(vmap(grad))": lambda x: m.jit(m.vmap(m.grad(lambda v: n.tanh(v) ** 2)))(x),
             "vmap(jit)": lambda x: m.vmap(m.jit(lambda v: v * n.sum(x)))(x),
             "grad(grad(jit))": lambda x: m.grad(m.grad(m.jit(lambda v: n.sin(v) * v ** 3)))(x[0]),
