@@ -383,8 +383,7 @@ partial_eval_rules[scan_p] = _scan_partial_eval
 
 def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
     consts, carry, xs = _scan_split(list(args), num_consts, num_carry)
-    if not all(map(is_linear, carry)):
-        raise NotImplementedError("scan transpose with a non-linear carry")
+    carry_lin = list(map(is_linear, carry))  # a known carry here is a zero: treat it as linear
     c_lin, x_lin = [is_linear(c) for c in consts], [is_linear(x) for x in xs]
     t_body = transpose_jaxpr(jaxpr, tuple(c_lin + [True] * num_carry + x_lin))
     consts_nl = [c for c, lin in zip(consts, c_lin) if not lin]
@@ -410,7 +409,8 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
                 jaxpr=body_j, length=length, num_consts=k1, num_carry=n_cl + num_carry,
                 reverse=not reverse)
     ct_consts, ct_init, ct_xs = outs[:n_cl], outs[n_cl:n_cl + num_carry], outs[n_cl + num_carry:]
-    return (merge(c_lin, [None] * num_consts, ct_consts) + ct_init
+    return (merge(c_lin, [None] * num_consts, ct_consts)
+            + [c if lin else None for c, lin in zip(ct_init, carry_lin)]
             + merge(x_lin, [None] * len(xs), ct_xs))
 
 

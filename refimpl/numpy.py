@@ -241,10 +241,33 @@ float64 = _np.float64
 
 # ----------------------------------------------------------------------------- operators
 
+def _getitem(x, index):
+    """Basic indexing with integers and unit-step slices: a `slice`, then a `reshape`."""
+    index = index if isinstance(index, tuple) else (index,)
+    shape = aval_of(x).shape
+    if len(index) > len(shape) or any(
+            not isinstance(i, (int, _np.integer, slice)) or isinstance(i, slice) and i.step
+            not in (None, 1) for i in index):
+        raise TypeError(f"refimpl supports indexing with integers and unit-step slices only, "
+                        f"got {index!r}")
+    index = index + (slice(None),) * (len(shape) - len(index))
+    start, limit, keep = [], [], []
+    for i, d in zip(index, shape):
+        if isinstance(i, slice):
+            lo, hi, _ = i.indices(d)
+            start, limit, keep = start + [lo], limit + [builtins.max(lo, hi)], keep + [True]
+        else:
+            j = _axis("indexing", int(i), d)
+            start, limit, keep = start + [j], limit + [j + 1], keep + [False]
+    out = lax.slice(x, start, limit)
+    return reshape(out, [hi - lo for lo, hi, k in zip(start, limit, keep) if k])
+
+
 def _rpow(x, y):
     raise TypeError("refimpl supports `**` only with an integer exponent on the right")
 
 
+Tracer.__getitem__ = _getitem
 Tracer.__add__ = add
 Tracer.__radd__ = lambda x, y: add(y, x)
 Tracer.__sub__ = subtract
