@@ -98,6 +98,46 @@ def typecheck(jaxpr):
     return jaxpr
 
 
+def simplify(jaxpr):
+    """Common-subexpression elimination, then dead-code elimination.  Both are
+    sound because every primitive is pure; they keep transformed programs (where
+    rules recompute e.g. `cos x` or a broadcast of 1.0) within the cost bounds."""
+    rename, seen, eqns = {}, {}, []
+    for eqn in jaxpr.eqns:
+        invars = [rename.get(id(v), v) for v in eqn.invars]
+        key = (eqn.primitive, tuple(map(_atom_key, invars)), _param_key(eqn.params))
+        if key in seen:
+            rename.update(zip(map(id, eqn.outvars), seen[key].outvars))
+            continue
+        seen[key] = new = Eqn(eqn.primitive, invars, eqn.outvars, eqn.params)
+        eqns.append(new)
+    outvars = [rename.get(id(v), v) for v in jaxpr.outvars]
+    return _dce(Jaxpr(jaxpr.invars, eqns, outvars, jaxpr.constvars, jaxpr.consts))
+
+
+def _atom_key(v):
+    if isinstance(v, Literal):
+        return (v.val.item(), str(v.aval)) if not v.aval.shape else id(v.val)
+    return id(v)
+
+
+def _param_key(p):
+    if isinstance(p, dict):
+        return tuple((k, _param_key(v)) for k, v in sorted(p.items()))
+    if isinstance(p, (tuple, list)):
+        return tuple(map(_param_key, p))
+    return id(p) if isinstance(p, Jaxpr) else p
+
+
+def _dce(jaxpr):
+    live, kept = {id(v) for v in jaxpr.outvars}, []
+    for eqn in reversed(jaxpr.eqns):
+        if any(id(v) in live for v in eqn.outvars):
+            kept.append(eqn)
+            live.update(id(v) for v in eqn.invars if isinstance(v, Var))
+    return Jaxpr(jaxpr.invars, kept[::-1], jaxpr.outvars, jaxpr.constvars, jaxpr.consts)
+
+
 def eval_jaxpr(jaxpr, args):
     """Interpret `jaxpr` on `args` by binding each equation in the current context."""
     env = dict(zip(map(id, jaxpr.constvars + jaxpr.invars), list(jaxpr.consts) + list(args)))

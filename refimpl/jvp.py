@@ -154,9 +154,17 @@ def _defjvp(prim, *partials):
     jvp_rules[prim] = rule
 
 
-for _p in (P.add_p, P.sub_p, P.neg_p, P.reduce_sum_p, P.transpose_p, P.reshape_p,
+for _p in (P.neg_p, P.reduce_sum_p, P.transpose_p, P.reshape_p,
            P.broadcast_in_dim_p, P.concatenate_p, P.slice_p):
     jvp_rules[_p] = partial(_linear_jvp, _p)
+
+
+def _add_jvp(primals, tangents):
+    """Shapes are equal (broadcasts are explicit), so a zero tangent simply drops out."""
+    return lax.add(*primals), _add_tangents(*tangents)
+
+
+jvp_rules[P.add_p] = _add_jvp
 
 
 def _sub_jvp(primals, tangents):
@@ -180,8 +188,11 @@ _defjvp(P.sqrt_p, lambda t, out, x: lax.div(t, jnp.multiply(2.0, out)))
 def _integer_pow_partial(t, out, x, *, y):
     if y == 0:
         return None
-    scale = jnp.multiply(float(y), lax.integer_pow(x, y - 1)) if y != 1 else None
-    return t if scale is None else lax.mul(t, scale)
+    if y == 1:
+        return t
+    if y == 2:
+        return lax.mul(t, lax.add(x, x))
+    return lax.mul(t, lax.mul(lax.full_like(x, float(y)), lax.integer_pow(x, y - 1)))
 
 
 _defjvp(P.integer_pow_p, _integer_pow_partial)

@@ -12,7 +12,7 @@ tests/refimpl/test_refimpl_staging.py.
 """
 from . import core
 from .core import ConcretizationError, Interpreter, Tracer, check_alive, using
-from .ir import Eqn, Jaxpr, Literal, Var, typecheck
+from .ir import Eqn, Jaxpr, Literal, Var, simplify, typecheck
 
 
 class StagedTracer(Tracer):
@@ -72,7 +72,7 @@ class Staging(Interpreter):
         outvars = [self.atom(x) for x in outs]
         captured = list(self.captures.values())
         invars = [v for _, v in captured] + [t.var for t in arg_tracers]
-        return typecheck(Jaxpr(invars, self.eqns, outvars)), [t for t, _ in captured]
+        return typecheck(simplify(Jaxpr(invars, self.eqns, outvars))), [t for t, _ in captured]
 
 
 def stage(fun, in_avals, what="jit"):
