@@ -3,7 +3,7 @@ keyword), a few helpers built from them, and the control-flow operators."""
 import numpy as np
 
 from . import primitives as P
-from .core import bind
+from .core import aval_of, bind
 
 
 def add(x, y): return bind(P.add_p, x, y)  # noqa: E704
@@ -57,7 +57,8 @@ def zeros(aval):
 
 
 def full_like(x, value):
-    return broadcast_in_dim(np.asarray(value, x.dtype), np.shape(x), ())
+    aval = aval_of(x)
+    return broadcast_in_dim(np.asarray(value, aval.dtype), aval.shape, ())
 
 
 def moveaxis(x, src, dst):
