@@ -134,10 +134,10 @@ vmap_rules[cond_p] = _cond_vmap
 
 
 def _cond_transpose(cts, pred, *ops, branches):
-    linear = tuple(map(is_linear, ops))
-    cts = [lax.zeros(a) if c is None else c for c, a in zip(cts, branches[0].out_avals)]
-    new = tuple(transpose_jaxpr(b, linear) for b in branches)
-    outs = bind(cond_p, pred, *[o for o in ops if not is_linear(o)], *cts, branches=new)
+    linear, nonzero = tuple(map(is_linear, ops)), tuple(c is not None for c in cts)
+    new = tuple(transpose_jaxpr(b, linear, nonzero) for b in branches)
+    outs = bind(cond_p, pred, *[o for o in ops if not is_linear(o)],
+                *[c for c in cts if c is not None], branches=new)
     return [None] + merge(linear, [None] * len(ops), outs)
 
 
@@ -385,12 +385,14 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
     consts, carry, xs = _scan_split(list(args), num_consts, num_carry)
     carry_lin = list(map(is_linear, carry))  # a known carry here is a zero: treat it as linear
     c_lin, x_lin = [is_linear(c) for c in consts], [is_linear(x) for x in xs]
-    t_body = transpose_jaxpr(jaxpr, tuple(c_lin + [True] * num_carry + x_lin))
+    ys_nz = [c is not None for c in cts[num_carry:]]
+    t_body = transpose_jaxpr(jaxpr, tuple(c_lin + [True] * num_carry + x_lin),
+                             (True,) * num_carry + tuple(ys_nz))
     consts_nl = [c for c, lin in zip(consts, c_lin) if not lin]
     xs_nl = [x for x, lin in zip(xs, x_lin) if not lin]
     lin_c_avals = [c.aval for c in consts if is_linear(c)]
     carry_avals = jaxpr.in_avals[num_consts:num_consts + num_carry]
-    y_avals = jaxpr.out_avals[num_carry:]
+    y_avals = [a for a, nz in zip(jaxpr.out_avals[num_carry:], ys_nz) if nz]
     k1, k2, n_cl = len(consts_nl), len(xs_nl), len(lin_c_avals)
 
     def body(*a):
@@ -403,8 +405,7 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
     body_j = stage_closed(body, [aval_of(c) for c in consts_nl] + lin_c_avals + carry_avals
                           + x_nl_avals + y_avals)
     ct_carry = [lax.zeros(a) if c is None else c for c, a in zip(cts[:num_carry], carry_avals)]
-    ct_ys = [lax.zeros(ShapedArray((length,) + a.shape, a.dtype)) if c is None else c
-             for c, a in zip(cts[num_carry:], y_avals)]
+    ct_ys = [c for c in cts[num_carry:] if c is not None]
     outs = bind(scan_p, *consts_nl, *map(lax.zeros, lin_c_avals), *ct_carry, *xs_nl, *ct_ys,
                 jaxpr=body_j, length=length, num_consts=k1, num_carry=n_cl + num_carry,
                 reverse=not reverse)

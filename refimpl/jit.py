@@ -173,10 +173,9 @@ vmap_rules[jit_p] = _jit_vmap
 
 
 def _jit_transpose(cts, *args, jaxpr, name):
-    linear = tuple(map(is_linear, args))
-    cts = [lax.zeros(a) if c is None else c for c, a in zip(cts, jaxpr.out_avals)]
-    outs = bind(jit_p, *[a for a in args if not is_linear(a)], *cts,
-                jaxpr=transpose_jaxpr(jaxpr, linear), name=f"transpose({name})")
+    linear, nonzero = tuple(map(is_linear, args)), tuple(c is not None for c in cts)
+    outs = bind(jit_p, *[a for a in args if not is_linear(a)], *[c for c in cts if c is not None],
+                jaxpr=transpose_jaxpr(jaxpr, linear, nonzero), name=f"transpose({name})")
     return merge(linear, [None] * len(args), outs)
 
 

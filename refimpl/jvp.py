@@ -179,7 +179,7 @@ _defjvp(P.div_p, lambda t, out, x, y: lax.div(t, y),
         lambda t, out, x, y: lax.neg(lax.mul(t, lax.div(out, y))))
 _defjvp(P.sin_p, lambda t, out, x: lax.mul(t, lax.cos(x)))
 _defjvp(P.cos_p, lambda t, out, x: lax.neg(lax.mul(t, lax.sin(x))))
-_defjvp(P.tanh_p, lambda t, out, x: lax.mul(t, jnp.subtract(1.0, lax.mul(out, out))))
+_defjvp(P.tanh_p, lambda t, out, x: lax.mul(t, jnp.subtract(1.0, lax.integer_pow(out, 2))))
 _defjvp(P.exp_p, lambda t, out, x: lax.mul(t, out))
 _defjvp(P.log_p, lambda t, out, x: lax.div(t, x))
 _defjvp(P.sqrt_p, lambda t, out, x: lax.div(t, jnp.multiply(2.0, out)))

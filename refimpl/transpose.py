@@ -86,19 +86,22 @@ def backward_pass(jaxpr, linear, args, cts_out):
 
 
 @memoized
-def transpose_jaxpr(jaxpr, linear):
-    """The program `(non-linear inputs, output cotangents) -> linear inputs' cotangents`."""
+def transpose_jaxpr(jaxpr, linear, ct_nonzero=None):
+    """The program `(non-linear inputs, nonzero output cotangents) -> cotangents of
+    the linear inputs`; outputs whose cotangent is known to be zero take no input."""
+    ct_nonzero = ct_nonzero or (True,) * len(jaxpr.outvars)
     nonlin_avals = [a for a, is_lin in zip(jaxpr.in_avals, linear) if not is_lin]
     k = len(nonlin_avals)
 
     def fun(*args):
-        it = iter(args[:k])
+        it, cts = iter(args[:k]), iter(args[k:])
         ins = [None if is_lin else next(it) for is_lin in linear]
-        cts = backward_pass(jaxpr, linear, ins, args[k:])
+        cts = backward_pass(jaxpr, linear, ins, [next(cts) if nz else None for nz in ct_nonzero])
         return [lax.zeros(a) if c is None else c
                 for c, a, is_lin in zip(cts, jaxpr.in_avals, linear) if is_lin]
 
-    return stage_closed(fun, nonlin_avals + jaxpr.out_avals)
+    ct_avals = [a for a, nz in zip(jaxpr.out_avals, ct_nonzero) if nz]
+    return stage_closed(fun, nonlin_avals + ct_avals)
 
 
 # ----------------------------------------------------------------------------- vjp and grad
