@@ -10,7 +10,7 @@ primitive is finally evaluated.  Compiling writes one line of NumPy per
 equation and `exec`s it; the compiled function is cached on the program.
 Functions that capture tracers of an enclosing transformation are closure
 converted (the captured values become explicit operands) and not cached.
-Tests: tests/refimpl/test_refimpl_jit.py.
+Tests: tests/refimpl/test_refimpl_transforms.py (caching, laziness, closures).
 """
 import functools
 import math

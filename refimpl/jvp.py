@@ -10,7 +10,7 @@ Values of other interpreters are constants here: that check, `x.interp is
 self`, is what keeps nested derivatives free of perturbation confusion.
 
 `jvp_jaxpr` transforms a closed program (for jit, cond and loop bodies).
-Tests: tests/refimpl/test_refimpl_jvp.py.
+Tests: tests/refimpl/test_refimpl_ops.py, test_refimpl_transforms.py (nesting).
 """
 from functools import partial
 

@@ -14,7 +14,7 @@ Higher-order primitives with both known and unknown operands are split by
 `partial_eval_rules` (here for `jit`; `control.py` adds `cond`, `scan`,
 `while`): the known part runs now, the unknown part is staged.
 `partial_eval_jaxpr` does the same split to a closed program.
-Tests: tests/refimpl/test_refimpl_grad.py.
+Tests: tests/refimpl/test_refimpl_ops.py, test_refimpl_meta.py (cost).
 """
 from . import core
 from .core import bind, using

@@ -110,8 +110,11 @@ def not_equal_zero(x):
 
 def power(x, n):
     """`x ** n` for an integer `n` (JAX's integer_pow); other exponents are refused."""
+    if isinstance(n, (float, _np.floating)) and float(n).is_integer():
+        n = int(n)
     if not isinstance(n, (int, _np.integer)) or isinstance(n, bool):
-        raise TypeError(f"refimpl supports `**` only with an integer exponent, got {n!r}")
+        raise TypeError(f"refimpl supports `**` only with an integer exponent, got {n!r}"
+                        f"\n  at {core.user_location()}")
     if _eager():
         return _numpy("integer_pow", P._integer_pow_impl, x, y=int(n))
     return lax.integer_pow(_promote([x, 0.0])[0], int(n))

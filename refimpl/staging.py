@@ -8,7 +8,7 @@ user's line.  Values the function uses but does not receive are handled by
 variable (returned as `captured`, to be passed explicitly by the caller, e.g.
 as operands of `jit`, `cond` or `scan`), and a concrete array becomes a
 `Literal`.  So every staged program is closed.  Tests:
-tests/refimpl/test_refimpl_staging.py.
+tests/refimpl/test_refimpl_transforms.py, test_refimpl_errors.py.
 """
 from . import core
 from .core import ConcretizationError, Interpreter, Tracer, check_alive, using

@@ -13,7 +13,7 @@ sub-program) are simply evaluated on the way forward.
 `transpose_jaxpr` transposes a closed program (for `jit`, `cond`, `scan`
 bodies).  Reverse mode through `while_loop` is refused, as in JAX: its trip
 count is unknown, so the residuals of every iteration cannot be saved.
-Tests: tests/refimpl/test_refimpl_grad.py.
+Tests: tests/refimpl/test_refimpl_ops.py, test_refimpl_meta.py (cost).
 """
 import numpy as np
 

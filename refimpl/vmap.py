@@ -9,7 +9,7 @@ explicitly.  Python control flow on a batched value has no single answer, so
 it raises an error naming the line; on an unbatched value it works.
 
 `vmap_jaxpr` batches a closed program (for jit, cond and loop bodies).
-Tests: tests/refimpl/test_refimpl_vmap.py.
+Tests: tests/refimpl/test_refimpl_ops.py, test_refimpl_transforms.py (axes).
 """
 from functools import partial
 
