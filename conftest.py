@@ -1,0 +1,116 @@
+"""pytest wiring for jaxcheck: the SUT, the reference, Hypothesis profiles, reproducers.
+
+* `--sut NAME` (or `SUT=NAME`) picks the system under test, `--reference`
+  the SUT whose results serve as exact expectations; both are resolved and
+  contract-checked once, at start-up, and a problem is one usage-error line.
+* Hypothesis profiles `ci` (derandomized, fixed budget), `dev` and
+  `thorough` are chosen with `--hypothesis-profile` (default `dev`).
+* Tests marked `needs("feature")` are skipped, with the feature named, when
+  the SUT lists it in `__sut_unsupported__`.
+* A failing property's reproducer (a note on its exception) is saved under
+  `counterexamples/` and its path shown in the report.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from oracles import experiment, reproducer
+from oracles.sut import SutError, resolve
+from strategies.program import vocabulary
+
+# The default SUT: real JAX until refimpl passes the whole suite.
+DEFAULT_SUT = "jax"
+
+# The reference for each SUT ("auto"); an SUT missing here is checked against JAX.
+AUTO_REFERENCE = {"jax": "none"}
+
+_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# ci: what tox and CI run, the same examples every time; thorough: the
+# acceptance run (>= 2,000 examples per property); dev: day to day.
+settings.register_profile("ci", max_examples=60, derandomize=True, database=None,
+                          print_blob=False, **_COMMON)
+settings.register_profile("dev", max_examples=100, **_COMMON)
+settings.register_profile("thorough", max_examples=2000, **_COMMON)
+settings.load_profile("dev")
+
+MARKERS = {
+    "needs(*features)": "skip unless the SUT supports every named feature "
+                        "(see __sut_unsupported__ in SUT_API.md)",
+    "meta": "tests of jaxcheck itself: strategies, oracles, broken SUTs it must catch",
+}
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("jaxcheck")
+    group.addoption("--sut", default=os.environ.get("SUT", DEFAULT_SUT),
+                    help="system under test: refimpl, jax, a module path or module:attribute "
+                         f"(default: $SUT or {DEFAULT_SUT})")
+    group.addoption("--reference", default=os.environ.get("REFERENCE", "auto"),
+                    help="SUT whose results are exact expectations: a name as for --sut, "
+                         "'none', or 'auto' (JAX, or none when the SUT is JAX)")
+    group.addoption("--sut-timeout", type=float, default=experiment.TIMEOUT["seconds"],
+                    help="seconds one SUT call may take before it counts as hung (0: no limit)")
+
+
+def _reference_name(config) -> str:
+    name = config.getoption("--reference")
+    if name == "auto":
+        return AUTO_REFERENCE.get(config.getoption("--sut"), "jax")
+    return name
+
+
+def pytest_configure(config):
+    for marker, description in MARKERS.items():
+        config.addinivalue_line("markers", f"{marker}: {description}")
+    experiment.TIMEOUT["seconds"] = config.getoption("--sut-timeout")
+    try:
+        config.jaxcheck_sut = resolve(config.getoption("--sut"))
+        reference = _reference_name(config)
+        config.jaxcheck_reference = None if reference == "none" else resolve(reference)
+    except SutError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    from tests import cases
+
+    cases.VOCABULARY = vocabulary(config.jaxcheck_sut.unsupported)
+
+
+def pytest_report_header(config):
+    sut, reference = config.jaxcheck_sut, config.jaxcheck_reference
+    return [f"jaxcheck SUT: {sut.describe()}",
+            f"jaxcheck reference: {reference.describe() if reference else 'none'}"]
+
+
+@pytest.fixture(scope="session")
+def sut(pytestconfig):
+    return pytestconfig.jaxcheck_sut
+
+
+@pytest.fixture(scope="session")
+def reference(pytestconfig):
+    """The reference SUT, or None (finite differences and identities carry the check)."""
+    return pytestconfig.jaxcheck_reference
+
+
+def pytest_runtest_setup(item):
+    sut = item.config.jaxcheck_sut
+    for marker in item.iter_markers("needs"):
+        lacking = [f for f in marker.args if not sut.supports(f)]
+        if lacking:
+            pytest.skip(f"{sut.name} declares {', '.join(lacking)} unsupported "
+                        "(__sut_unsupported__)")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed and call.excinfo is not None:
+        text = reproducer.find(call.excinfo.value)
+        if text:
+            path = reproducer.save(text, item.name, item.config.invocation_params.dir)
+            report.sections.append(("jaxcheck reproducer", f"saved to {path}\n"
+                                                            f"run it with: python {path}"))
+    return report

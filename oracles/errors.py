@@ -1,0 +1,38 @@
+"""What can go wrong in one example, as exception types that say whose fault it is.
+
+`SutFailure` and its subclasses are failures of the system under test: the
+property fails and the user gets a reproducer.  `GeneratorBug` is jaxcheck's
+own fault (an example too close to a singularity for finite differences to
+be trusted); it fails loudly with a request to report it, and never passes
+as a verdict on the SUT.
+"""
+
+
+class SutFailure(AssertionError):
+    """The SUT computed something wrong (or could not compute it)."""
+
+
+class SutRaised(SutFailure):
+    """The SUT raised where a correct implementation returns a value."""
+
+
+class SutTimedOut(SutFailure):
+    """The SUT did not return within --sut-timeout seconds."""
+
+
+class SutBadOutput(SutFailure):
+    """The SUT returned something of the wrong structure or shape."""
+
+
+class Mismatch(SutFailure):
+    """The SUT's numbers differ from the oracle's beyond tolerance."""
+
+
+class GeneratorBug(RuntimeError):
+    """jaxcheck generated an example its own oracles cannot judge."""
+
+    def __init__(self, message: str):
+        super().__init__(
+            f"{message}\nThis is a bug in jaxcheck's program generator, not in the SUT: please "
+            "report it with the reproducer below."
+        )

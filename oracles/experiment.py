@@ -1,0 +1,87 @@
+"""One computation on an SUT, held as source text so the reproducer is what ran.
+
+An `Experiment` is a module source (the program `f`, any wrapper such as
+`check` that applies a transformation, and exact constant literals), a call
+expression, and the arrays that call takes.  `run(sut)` execs the source with
+`sut` bound and evaluates the call under a time limit; the reproducer prints
+the same source and call.  Running one experiment on the SUT and on a
+reference SUT is how the reference oracle works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
+from oracles.sut import Sut
+from strategies.render import load
+
+# Seconds an SUT call may take before it is reported as hung.  The first call
+# of a JAX computation on a new shape compiles (up to a few seconds); a minute
+# is far above that and far below a CI budget.  `--sut-timeout` overrides it.
+TIMEOUT = {"seconds": 60.0}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    title: str
+    source: str
+    call: str
+    inputs: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def run(self, sut: Sut) -> tuple[np.ndarray, ...]:
+        """The call's result on `sut`, flattened to a tuple of float64 arrays."""
+        __tracebackhide__ = True
+        namespace = {"sut": sut.api}
+        with _time_limit(TIMEOUT["seconds"], f"{self.title} on {sut.name}"):
+            try:
+                exec(compile(self.source, "<jaxcheck program>", "exec"), namespace)
+                result = eval(self.call, namespace, dict(self.inputs))
+            except (KeyboardInterrupt, SutTimedOut):
+                raise
+            except Exception as exc:
+                raise SutRaised(
+                    f"{sut.name} raised {type(exc).__name__} while computing {self.title}: {exc}"
+                ) from exc
+        return flatten(result, f"{self.title} on {sut.name}")
+
+
+def flatten(result, what: str) -> tuple[np.ndarray, ...]:
+    """Tuples and lists of array-likes, depth first, as float64 arrays."""
+    if isinstance(result, tuple | list):
+        return tuple(leaf for item in result for leaf in flatten(item, what))
+    try:
+        return (np.asarray(result, dtype=np.float64),)
+    except (TypeError, ValueError) as exc:
+        raise SutBadOutput(
+            f"got {type(result).__name__}, but should be an array [{what}]: {exc}"
+        ) from None
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float, what: str):
+    """Raise SutTimedOut in the main thread after `seconds` (no-op elsewhere)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise SutTimedOut(f"{what} did not return within {seconds:g} s (--sut-timeout)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def program_function(source: str, sut: Sut, name: str = "f"):
+    """The generated function itself, bound to `sut` (for loops over variants)."""
+    return load(source, sut.api, name)

@@ -1,0 +1,135 @@
+"""Resolve a system under test (SUT) by name and check it against the contract.
+
+The contract is `shared/design/SUT_API.md`: top-level transformations, a
+`numpy` namespace and a `lax` namespace.  Names are module paths (resolved
+with `importlib.import_module`, never `exec`), optionally `module:attribute`,
+plus two aliases.  Every problem is reported as one `SutError` whose message
+says what is wrong and what to do; conftest turns it into a usage error.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+ALIASES = {"refimpl": "refimpl", "jax": "jax"}
+
+# What an SUT provides, by namespace: (attribute path prefix, names).
+CONTRACT = {
+    "": ("jvp", "vjp", "grad", "vmap", "jit"),
+    "numpy": (
+        "add subtract multiply divide negative sin cos tanh exp log sqrt sum transpose reshape "
+        "broadcast_to expand_dims matmul dot where greater less maximum concatenate"
+    ).split(),
+    "lax": ("cond", "fori_loop", "scan", "while_loop"),
+}
+
+# Features an SUT may declare in `__sut_unsupported__` beyond the names above.
+EXTRA_FEATURES = ("integer_pow", "make_jaxpr")
+
+
+class SutError(Exception):
+    """The SUT cannot be used as named: the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Sut:
+    """A resolved SUT: the object to call, and what it says about itself."""
+
+    name: str
+    api: object
+    version: str
+    unsupported: frozenset[str] = field(default_factory=frozenset)
+
+    def supports(self, feature: str) -> bool:
+        return feature not in self.unsupported
+
+    def describe(self) -> str:
+        missing = ", ".join(sorted(self.unsupported)) or "nothing"
+        return f"{self.name} {self.version} (declares unsupported: {missing})"
+
+
+def contract_names() -> list[str]:
+    return [f"{ns}.{name}" if ns else name for ns, names in CONTRACT.items() for name in names]
+
+
+def _import(name: str):
+    module_name, _, attribute = ALIASES.get(name, name).partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SutError(
+            f"--sut {name}: could not import module {module_name!r} ({exc}). "
+            "Use 'refimpl', 'jax', an importable module path, or module:attribute."
+        ) from None
+    except Exception as exc:  # the SUT's own import-time code failed
+        raise SutError(
+            f"--sut {name}: importing {module_name!r} raised {type(exc).__name__}: {exc}"
+        ) from None
+    if not attribute:
+        return module
+    try:
+        return getattr(module, attribute)
+    except AttributeError:
+        raise SutError(
+            f"--sut {name}: module {module_name!r} has no attribute {attribute!r}"
+        ) from None
+
+
+def _prepare_jax(api) -> None:
+    """The contract is float64; JAX must be told before it creates any array."""
+    api.config.update("jax_enable_x64", True)
+
+
+PREPARE = {"jax": _prepare_jax}
+
+
+def _lookup(api, dotted: str):
+    target = api
+    for part in dotted.split("."):
+        target = getattr(target, part, None)
+    return target
+
+
+def missing_names(api, unsupported=frozenset()) -> list[str]:
+    """Contract names that `api` lacks and has not declared unsupported."""
+    return [
+        dotted for dotted in contract_names()
+        if dotted.rsplit(".", 1)[-1] not in unsupported and not callable(_lookup(api, dotted))
+    ]
+
+
+def _unsupported(name: str, api) -> frozenset[str]:
+    declared = getattr(api, "__sut_unsupported__", ())
+    if isinstance(declared, str) or not all(isinstance(f, str) for f in declared):
+        raise SutError(f"--sut {name}: __sut_unsupported__ must be a collection of feature names, "
+                       f"got {declared!r}")
+    known = {dotted.rsplit(".", 1)[-1] for dotted in contract_names()} | set(EXTRA_FEATURES)
+    unknown = sorted(set(declared) - known)
+    if unknown:
+        raise SutError(f"--sut {name}: __sut_unsupported__ names unknown features {unknown}; "
+                       f"known features: {sorted(known)}")
+    return frozenset(declared)
+
+
+def resolve(name: str) -> Sut:
+    """Import the SUT called `name`, prepare it, and check the contract."""
+    api = _import(name)
+    PREPARE.get(ALIASES.get(name, name), lambda api: None)(api)
+    unsupported = _unsupported(name, api)
+    missing = missing_names(api, unsupported)
+    if missing:
+        raise SutError(
+            f"--sut {name}: the SUT lacks {', '.join(missing)}. Provide them (see "
+            "shared/design/SUT_API.md) or list them in __sut_unsupported__ to skip what needs them."
+        )
+    version = str(getattr(api, "__version__", None) or "(no __version__)")
+    if not callable(getattr(api, "make_jaxpr", None)):
+        unsupported |= {"make_jaxpr"}
+    return Sut(name, api, version, unsupported)
+
+
+def from_module(name: str, api, version: str = "test") -> Sut:
+    """A `Sut` for an object already in hand (meta-tests use this for broken shims)."""
+    return Sut(name, api, version, _unsupported(name, api))
+

@@ -1,0 +1,42 @@
+"""Well-conditioned float64 inputs.
+
+Values are multiples of 1/1000 in [-2, 2]: far from overflow, with no
+subnormals, NaNs, infinities or negative zeros, and short exact literals in
+reproducers (`0.517`, not `0.5170000000000001`).  Domains (log of a positive
+value, division by a value away from zero) are the program generator's job:
+it offers an operation only where its operands satisfy it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from hypothesis.extra import numpy as hnp
+
+GRID = 1000  # values are k / GRID
+
+
+def values(*, bound: float = 2.0) -> st.SearchStrategy[float]:
+    """Floats `k / 1000` in `[-bound, bound]`; shrink towards 0.0."""
+    if not isinstance(bound, int | float) or not 0 < bound <= 100:
+        raise InvalidArgument(f"bound={bound!r} must be a number in (0, 100]")
+    steps = int(bound * GRID)
+    return st.integers(-steps, steps).map(lambda k: k / GRID)
+
+
+def arrays(shape, *, bound: float = 2.0) -> st.SearchStrategy[np.ndarray]:
+    """float64 arrays of `shape` with every element drawn by `values`.
+
+    `fill=st.nothing()` draws each element on its own: Hypothesis's default
+    fill would repeat one value and create ties that `maximum` cannot take.
+    Examples shrink towards all zeros.
+    """
+    if not isinstance(shape, tuple) or not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise InvalidArgument(f"shape={shape!r} must be a tuple of non-negative ints")
+    return hnp.arrays(np.float64, shape, elements=values(bound=bound), fill=st.nothing())
+
+
+def directions(shapes) -> st.SearchStrategy[tuple[np.ndarray, ...]]:
+    """One array per shape, elements in [-1, 1]: tangents, cotangents, FD directions."""
+    return st.tuples(*(arrays(tuple(shape), bound=1.0) for shape in shapes))

@@ -1,0 +1,328 @@
+"""Operand builders: draw operands and parameters that keep an operation in its domain.
+
+Each builder takes the Hypothesis `draw`, the `Scope` of values the program
+has computed so far, and the operation's `OpSpec`; it returns `(args, params)`
+or None when nothing in scope fits.  Validity is by construction: a builder
+only ever returns operands whose concrete values satisfy the margins in
+`domains.py`, so the generator never needs `assume` and every shrunk choice
+sequence still builds a valid program.
+
+Choices go through `pick`, which draws a starting index and takes the first
+valid option from there: the draw shrinks towards option 0 (the earliest
+variable, the simplest parameter), and no draw is ever wasted on a rejection.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from functools import cache
+
+import numpy as np
+from hypothesis import strategies as st
+
+from strategies.domains import (
+    KINK_MARGIN,
+    MAX_DIM,
+    MAX_RANK,
+    NONZERO_FLOOR,
+    POSITIVE_FLOOR,
+    VALUE_CAP,
+)
+
+# Python float literals a binary operation may take as one operand.
+LITERALS = (2.0, 0.5, -1.5)
+
+# Integer exponents for `x ** n`, simplest first.
+EXPONENTS = (2, 3, 0, 1, -1, -2)
+
+
+class Scope:
+    """The variables a program has defined so far, with their NumPy values.
+
+    A scope holds one environment per input variant: a program drawn for
+    `vmap` must be valid at every element of the batch, so every check below
+    must hold in every environment.
+    """
+
+    def __init__(self, variables, envs):
+        self.vars = list(variables)
+        self.envs = list(envs)
+
+    @staticmethod
+    def _value(env, operand) -> np.ndarray:
+        return np.float64(operand) if isinstance(operand, float) else env[operand.name]
+
+    def holds(self, predicate: Callable[..., bool], *operands) -> bool:
+        """`predicate(*values)` in every environment."""
+        return all(bool(predicate(*(self._value(env, o) for o in operands))) for env in self.envs)
+
+    def results(self, spec, args: Sequence, params: dict) -> list[np.ndarray]:
+        with np.errstate(all="ignore"):
+            return [spec.evaluate([self._value(env, a) for a in args], params) for env in self.envs]
+
+    def fits(self, spec, args: Sequence, params: dict) -> bool:
+        """True where the result is finite, within VALUE_CAP and of a small shape."""
+        return all(
+            result.ndim <= MAX_RANK
+            and all(d <= MAX_DIM for d in result.shape)
+            and bool(np.all(np.isfinite(result)))
+            and bool(np.all(np.abs(result) <= VALUE_CAP))
+            for result in self.results(spec, args, params)
+        )
+
+    def define(self, var, spec, args: Sequence, params: dict) -> None:
+        for env, result in zip(self.envs, self.results(spec, args, params)):
+            env[var.name] = result
+        self.vars.append(var)
+
+    def partners(self):
+        """Second operands of elementwise binary operations: variables, then literals."""
+        return self.vars + list(LITERALS)
+
+
+def pick(draw, options: Sequence, valid: Callable = lambda option: True):
+    """Draw an option: a drawn start index, then the first valid one after it."""
+    if not options:
+        return None
+    start = draw(st.integers(0, len(options) - 1))
+    for k in range(len(options)):
+        option = options[(start + k) % len(options)]
+        if valid(option):
+            return option
+    return None
+
+
+def _shape(operand) -> tuple[int, ...]:
+    return () if isinstance(operand, float) else operand.shape
+
+
+def _broadcasts(*operands) -> bool:
+    try:
+        shape = np.broadcast_shapes(*(_shape(o) for o in operands))
+    except ValueError:
+        return False
+    return len(shape) <= MAX_RANK and all(d <= MAX_DIM for d in shape)
+
+
+def _unary(draw, scope, spec, valid_value: Callable[[np.ndarray], bool]):
+    def valid(x):
+        return scope.holds(valid_value, x) and scope.fits(spec, (x,), {})
+
+    x = pick(draw, scope.vars, valid)
+    return None if x is None else ((x,), {})
+
+
+def any_operand(draw, scope, spec):
+    return _unary(draw, scope, spec, lambda value: True)
+
+
+def positive_operand(draw, scope, spec):
+    return _unary(draw, scope, spec, lambda value: bool(np.all(value >= POSITIVE_FLOOR)))
+
+
+def _pair(draw, scope, spec, valid_values: Callable[[np.ndarray, np.ndarray], bool]):
+    """(x, y) with x a variable and y a variable or literal, either way round."""
+    options = [(x, y) for x in scope.vars for y in scope.partners()]
+    options += [(y, x) for x, y in options if isinstance(y, float)]
+
+    def valid(pair):
+        x, y = pair
+        return (
+            _broadcasts(x, y)
+            and scope.holds(valid_values, x, y)
+            and scope.fits(spec, pair, {})
+        )
+
+    pair = pick(draw, options, valid)
+    return None if pair is None else (pair, {})
+
+
+def broadcasting_pair(draw, scope, spec):
+    return _pair(draw, scope, spec, lambda x, y: True)
+
+
+def divisor_pair(draw, scope, spec):
+    return _pair(draw, scope, spec, lambda x, y: bool(np.all(np.abs(y) >= NONZERO_FLOOR)))
+
+
+def separated_pair(draw, scope, spec):
+    return _pair(draw, scope, spec, lambda x, y: bool(np.all(np.abs(x - y) >= KINK_MARGIN)))
+
+
+def integer_power(draw, scope, spec):
+    options = [(x, n) for x in scope.vars for n in EXPONENTS]
+
+    def valid(option):
+        x, n = option
+        away_from_pole = n >= 0 or scope.holds(lambda v: np.all(np.abs(v) >= NONZERO_FLOOR), x)
+        return away_from_pole and scope.fits(spec, (x,), {"n": n})
+
+    option = pick(draw, options, valid)
+    return None if option is None else ((option[0],), {"n": option[1]})
+
+
+def _with_params(draw, scope, spec, choices: Callable[[tuple[int, ...]], Sequence[dict]]):
+    """One variable and one parameter dict from the shape-dependent `choices`."""
+    options = [(x, params) for x in scope.vars for params in choices(x.shape)]
+    option = pick(draw, options, lambda o: scope.fits(spec, (o[0],), o[1]))
+    return None if option is None else ((option[0],), option[1])
+
+
+@cache
+def _sum_axes(shape):
+    rank = len(shape)
+    axes = [None, *range(rank)] + ([-1] if rank else [])
+    axes += [tuple(pair) for pair in itertools.combinations(range(rank), 2)]
+    axes += [(0, -1)] if rank == 3 else []
+    return [{"axis": axis} for axis in axes]
+
+
+def sum_axes(draw, scope, spec):
+    return _with_params(draw, scope, spec, _sum_axes)
+
+
+@cache
+def _permutations(shape):
+    perms = list(itertools.permutations(range(len(shape))))
+    return [{"axes": None}] + [{"axes": p} for p in perms if p != tuple(range(len(shape)))]
+
+
+def permutation(draw, scope, spec):
+    return _with_params(draw, scope, spec, _permutations)
+
+
+@cache
+def _factorizations(size, rank):
+    if rank == 0:
+        return [()] if size == 1 else []
+    return [
+        (d, *rest)
+        for d in range(1, min(size, MAX_DIM) + 1)
+        if size % d == 0
+        for rest in _factorizations(size // d, rank - 1)
+    ]
+
+
+@cache
+def _reshapes(shape):
+    size = int(np.prod(shape, dtype=int))
+    targets = [t for rank in range(MAX_RANK + 1) for t in _factorizations(size, rank)]
+    return [{"shape": t} for t in targets if t != shape]
+
+
+def reshape_target(draw, scope, spec):
+    return _with_params(draw, scope, spec, _reshapes)
+
+
+@cache
+def _broadcasts_of(shape):
+    widened = itertools.product(*[(1, 2, 3) if d == 1 else (d,) for d in shape])
+    targets = [t for t in widened]
+    if len(shape) < MAX_RANK:
+        targets += [(n, *t) for t in list(targets) for n in (2, 3)]
+    return [{"shape": t} for t in targets if t != shape]
+
+
+def broadcast_target(draw, scope, spec):
+    return _with_params(draw, scope, spec, _broadcasts_of)
+
+
+@cache
+def _new_axes(shape):
+    rank = len(shape)
+    return [{"axis": a} for a in range(-rank - 1, rank + 1)] if rank < MAX_RANK else []
+
+
+def new_axis(draw, scope, spec):
+    return _with_params(draw, scope, spec, _new_axes)
+
+
+def _contraction(draw, scope, spec, shape_rule):
+    options = [(x, y) for x in scope.vars for y in scope.vars]
+
+    def valid(pair):
+        shape = shape_rule(pair[0].shape, pair[1].shape)
+        return shape is not None and scope.fits(spec, pair, {})
+
+    pair = pick(draw, options, valid)
+    return None if pair is None else (pair, {})
+
+
+def matmul_shape(a, b):
+    """NumPy's matmul result shape, or None where the shapes do not contract."""
+    if not a or not b:
+        return None
+    a2, b2 = (a if len(a) > 1 else (1, *a)), (b if len(b) > 1 else (*b, 1))
+    if a2[-1] != b2[-2]:
+        return None
+    try:
+        batch = np.broadcast_shapes(a2[:-2], b2[:-2])
+    except ValueError:
+        return None
+    return (*batch, *a[-2:-1], *(b[-1:] if len(b) > 1 else ()))
+
+
+def dot_shape(a, b):
+    """NumPy's dot result shape, or None where the shapes do not contract."""
+    if not a or not b:
+        return a or b
+    if a[-1] != (b[-2] if len(b) > 1 else b[0]):
+        return None
+    return (*a[:-1], *b[:-2], *b[-1:]) if len(b) > 1 else a[:-1]
+
+
+def matmul_pair(draw, scope, spec):
+    return _contraction(draw, scope, spec, matmul_shape)
+
+
+def dot_pair(draw, scope, spec):
+    return _contraction(draw, scope, spec, dot_shape)
+
+
+def where_operands(draw, scope, spec):
+    """`where(a > b, c, d)`: b away from a by KINK_MARGIN, so the predicate is stable."""
+
+    def separated(pair):
+        a, b = pair
+        return _broadcasts(a, b) and scope.holds(
+            lambda u, v: np.all(np.abs(u - v) >= KINK_MARGIN), a, b
+        )
+
+    predicate = pick(draw, [(a, b) for a in scope.vars for b in scope.partners()], separated)
+    if predicate is None:
+        return None
+    cmp = draw(st.sampled_from(["greater", "less"]))
+    branches = [(c, d) for c in scope.partners() for d in scope.partners()]
+
+    def valid(branch):
+        args = (*predicate, *branch)
+        return _broadcasts(*args) and scope.fits(spec, args, {"cmp": cmp})
+
+    branch = pick(draw, branches, valid)
+    return None if branch is None else ((*predicate, *branch), {"cmp": cmp})
+
+
+def concatenable(draw, scope, spec):
+    """`concatenate([x, y...], axis)`: partners equal to x in shape but along `axis`.
+
+    x always matches itself, so once (x, axis) fits with x as its own partner,
+    the partner draws below cannot come up empty.
+    """
+    options = [(x, axis) for x in scope.vars for axis in (*range(len(x.shape)), -1) if x.shape]
+    option = pick(draw, options, lambda o: scope.fits(spec, (o[0], o[0]), {"axis": o[1]}))
+    if option is None:
+        return None
+    x, axis = option
+    params = {"axis": axis}
+    along = [y for y in scope.vars if _same_but_along(x.shape, y.shape, axis)]
+    args = (x,)
+    for _ in range(draw(st.integers(1, 2))):
+        y = pick(draw, along, lambda y, args=args: scope.fits(spec, (*args, y), params))
+        args += (y,) if y is not None else ()
+    return args, params
+
+
+def _same_but_along(a, b, axis):
+    axis %= len(a)
+    return len(a) == len(b) and all(m == n for i, (m, n) in enumerate(zip(a, b)) if i != axis)

@@ -1,0 +1,161 @@
+"""Grow random typed programs concretely, one valid equation at a time.
+
+The generator draws the inputs first, then adds equations: each step picks
+an operation from `opspec.OPS` and asks its operand builder for operands
+whose current NumPy values keep it inside its domain (`operands.py`).  The
+program's values are therefore known at every step, which is what makes
+validity hold by construction: no `assume`, no filtering, and a shrunk
+choice sequence still builds a valid (smaller) program.
+
+Examples are in `tests/meta/test_strategies.py`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from hypothesis import event
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from strategies import inputs, shapes
+from strategies.ir import Eqn, Program, Var
+from strategies.operands import Scope
+from strategies.opspec import FEATURES, OPS
+
+
+class ProgramCase(NamedTuple):
+    """A program with the inputs it was grown at: it is valid at all of them.
+
+    `args` is the first input set; `variants` holds every input set (args
+    first); an input marked in `shared` is the same array in every variant.
+    """
+
+    program: Program
+    args: tuple[np.ndarray, ...]
+    variants: tuple[tuple[np.ndarray, ...], ...]
+    shared: tuple[bool, ...]
+
+
+def vocabulary(unsupported=frozenset(), *, only=None) -> tuple[str, ...]:
+    """Operation names to generate from: `only` (default all), minus what an SUT lacks."""
+    names = tuple(OPS) if only is None else tuple(only)
+    unknown = [name for name in names if name not in OPS]
+    if unknown:
+        raise InvalidArgument(f"ops={unknown!r} are not operations; choose from {list(OPS)}")
+    return tuple(name for name in names if not FEATURES[name] & set(unsupported))
+
+
+def _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants):
+    shapes.check_range("inputs", min_inputs, max_inputs, floor=1, ceiling=3)
+    shapes.check_range("eqns", min_eqns, max_eqns, floor=0, ceiling=200)
+    shapes.check_type("max_outputs", max_outputs, int)
+    if not 1 <= max_outputs <= 3:
+        raise InvalidArgument(f"max_outputs={max_outputs} must be between 1 and 3")
+    if not ops:
+        raise InvalidArgument("ops=() leaves no operation to generate programs from")
+    shapes.check_type("variants", variants, int)
+    if not 1 <= variants <= 8:
+        raise InvalidArgument(f"variants={variants} must be between 1 and 8")
+
+
+@st.composite
+def programs(
+    draw,
+    *,
+    min_inputs=1,
+    max_inputs=3,
+    min_eqns=1,
+    max_eqns=30,
+    max_outputs=2,
+    ops=tuple(OPS),
+    input_shapes=None,
+    variants=1,
+) -> ProgramCase:
+    """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
+
+    * `min_inputs..max_inputs` inputs (default 1-3), shapes of rank 0-3 and
+      dims 1-5 from one pool of sizes, unless `input_shapes` (a strategy of
+      tuples of shapes) says otherwise;
+    * `min_eqns..max_eqns` equations (default 1-30) over `ops` (default all),
+      each in call or operator syntax;
+    * 1-`max_outputs` outputs (default 1-2); the first is the last equation;
+    * `variants` input sets (default 1) at which the program is valid; with
+      more than one, each input is drawn shared or varying (one at least
+      varies), as `vmap` with `in_axes=None` or a batch axis needs.
+
+    Examples shrink towards one rank-0 input of value 0.0 and a single
+    equation using the first operation of `ops` on it.
+    """
+    _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants)
+    specs = [OPS[name] for name in vocabulary(only=ops)]
+    count = draw(st.integers(min_inputs, max_inputs), label="inputs")
+    if input_shapes is None:
+        arg_shapes = draw(shapes.input_shapes(count), label="input shapes").shapes
+    else:
+        arg_shapes = draw(input_shapes, label="input shapes")
+    shared = _draw_shared(draw, len(arg_shapes), variants)
+    sets = _draw_variants(draw, arg_shapes, shared, variants)
+    names = [f"x{i}" for i in range(len(arg_shapes))]
+    scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
+                  [dict(zip(names, args)) for args in sets])
+    length = draw(st.integers(min_eqns, max_eqns), label="equations")
+    eqns = []
+    for _ in range(length):
+        eqn = _draw_eqn(draw, scope, specs, f"v{len(eqns)}")
+        if eqn is None:
+            break
+        eqns.append(eqn)
+    event(f"equations: {_bucket(len(eqns))}")
+    outputs = _draw_outputs(draw, scope, eqns, max_outputs)
+    program = Program(tuple(scope.vars[: len(names)]), tuple(eqns), outputs)
+    return ProgramCase(program, sets[0], sets, shared)
+
+
+def _draw_shared(draw, count: int, variants: int) -> tuple[bool, ...]:
+    if variants == 1:
+        return (False,) * count
+    flags = [draw(st.booleans(), label=f"x{i} shared") for i in range(count)]
+    varying = draw(st.integers(0, count - 1), label="varying input")
+    flags[varying] = False
+    return tuple(flags)
+
+
+def _draw_variants(draw, arg_shapes, shared, variants):
+    first = tuple(draw(inputs.arrays(s), label=f"x{i}") for i, s in enumerate(arg_shapes))
+    rest = [
+        tuple(x if shared[i] else draw(inputs.arrays(x.shape), label=f"x{i}[{k}]")
+              for i, x in enumerate(first))
+        for k in range(1, variants)
+    ]
+    return (first, *rest)
+
+
+def _draw_eqn(draw, scope: Scope, specs, name: str) -> Eqn | None:
+    """The first operation, from a drawn start, that can be applied in `scope`."""
+    start = draw(st.integers(0, len(specs) - 1))
+    for k in range(len(specs)):
+        spec = specs[(start + k) % len(specs)]
+        built = spec.build(draw, scope, spec)
+        if built is None:
+            continue
+        args, params = built
+        out = Var(name, scope.results(spec, args, params)[0].shape)
+        scope.define(out, spec, args, params)
+        syntax = draw(st.sampled_from(spec.syntaxes))
+        event(f"op: {spec.name}")
+        return Eqn(spec.name, tuple(args), tuple(params.items()), out, syntax)
+    return None
+
+
+def _draw_outputs(draw, scope: Scope, eqns, max_outputs: int) -> tuple[Var, ...]:
+    results = [eqn.out for eqn in eqns] or scope.vars
+    count = draw(st.integers(1, max_outputs), label="outputs")
+    others = st.sampled_from(results[::-1])
+    return (results[-1], *(draw(others) for _ in range(count - 1)))
+
+
+def _bucket(n: int) -> str:
+    return next(label for limit, label in [(0, "0"), (1, "1"), (3, "2-3"), (10, "4-10"),
+                                           (30, "11-30")] if n <= limit) if n <= 30 else ">30"

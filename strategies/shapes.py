@@ -1,0 +1,70 @@
+"""Shapes for generated programs: small, and drawn from a per-program pool of sizes.
+
+Drawing every dimension of a program's inputs from one small pool of sizes
+makes broadcasting, `matmul`, `dot` and `concatenate` partners common (the
+generator finds operands that fit), and keeps the number of distinct shapes
+a run produces small: the reference oracle compiles once per shape, so the
+shape vocabulary sets the suite's warm-up time (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from hypothesis.extra import numpy as hnp
+
+from strategies.domains import MAX_DIM, MAX_RANK
+
+
+def check_type(name: str, value, kind) -> None:
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise InvalidArgument(f"{name}={value!r} must be of type {kind.__name__}")
+
+
+def check_range(name: str, low: int, high: int, *, floor: int, ceiling: int) -> None:
+    """`floor <= low <= high <= ceiling`, else InvalidArgument naming the bad bound."""
+    check_type(f"min_{name}", low, int)
+    check_type(f"max_{name}", high, int)
+    if low < floor:
+        raise InvalidArgument(f"min_{name}={low} is smaller than {floor}")
+    if high > ceiling:
+        raise InvalidArgument(f"max_{name}={high} is larger than {ceiling}")
+    if low > high:
+        raise InvalidArgument(f"min_{name}={low} is larger than max_{name}={high}")
+
+
+def array_shapes(*, min_rank=0, max_rank=3, min_dim=1, max_dim=5) -> st.SearchStrategy:
+    """Shapes of rank `min_rank..max_rank` with dims `min_dim..max_dim`.
+
+    Defaults: rank 0-3, dims 1-5.  Examples shrink towards `()`.
+    Thin over `hypothesis.extra.numpy.array_shapes`, with jaxcheck's limits.
+    """
+    check_range("rank", min_rank, max_rank, floor=0, ceiling=MAX_RANK)
+    check_range("dim", min_dim, max_dim, floor=1, ceiling=MAX_DIM)
+    return hnp.array_shapes(min_dims=min_rank, max_dims=max_rank, min_side=min_dim,
+                            max_side=max_dim)
+
+
+class InputShapes(NamedTuple):
+    pool: tuple[int, ...]
+    shapes: tuple[tuple[int, ...], ...]
+
+
+@st.composite
+def input_shapes(draw, count, *, min_rank=0, max_rank=3, min_dim=1, max_dim=5, pool_size=2):
+    """`count` shapes whose dims all come from one drawn pool of `pool_size` sizes.
+
+    Examples shrink towards rank-0 shapes and a pool of the smallest sizes.
+    """
+    check_type("count", count, int)
+    check_range("rank", min_rank, max_rank, floor=0, ceiling=MAX_RANK)
+    check_range("dim", min_dim, max_dim, floor=1, ceiling=MAX_DIM)
+    check_type("pool_size", pool_size, int)
+    if count < 0 or pool_size < 1:
+        raise InvalidArgument(f"count={count} and pool_size={pool_size} must be >= 0 and >= 1")
+    sizes = st.integers(min_dim, max_dim)
+    pool = tuple(draw(st.lists(sizes, min_size=1, max_size=pool_size, unique=True)))
+    one = st.lists(st.sampled_from(pool), min_size=min_rank, max_size=max_rank).map(tuple)
+    return InputShapes(pool, tuple(draw(one) for _ in range(count)))

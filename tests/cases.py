@@ -1,0 +1,133 @@
+"""The drawn examples the properties share: programs plus what each transformation needs.
+
+Programs come from `strategies.program.programs` over `VOCABULARY`, the
+operations the SUT supports (conftest sets it from `__sut_unsupported__`
+before any test runs; `st.deferred` reads it when drawing).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from hypothesis import strategies as st
+
+from strategies.inputs import directions
+from strategies.opspec import OPS
+from strategies.program import ProgramCase, programs
+
+VOCABULARY: tuple[str, ...] = tuple(OPS)
+
+# Operations that act elementwise (with broadcasting) and so accept inputs of
+# any shape: a program over these can be called again on bigger inputs.
+ELEMENTWISE = ("add", "subtract", "multiply", "divide", "negative", "sin", "cos", "tanh",
+               "exp", "log", "sqrt", "integer_pow", "where", "maximum")
+
+
+def program_cases(**options) -> st.SearchStrategy[ProgramCase]:
+    """`programs(**options)` over the SUT's vocabulary."""
+    return st.deferred(lambda: programs(ops=VOCABULARY, **options))
+
+
+def input_shapes_of(case: ProgramCase):
+    return [x.shape for x in case.args]
+
+
+def output_shapes_of(case: ProgramCase):
+    return [out.shape for out in case.program.outputs]
+
+
+class JvpCase(NamedTuple):
+    case: ProgramCase
+    tangents: tuple[np.ndarray, ...]
+
+
+@st.composite
+def jvp_cases(draw) -> JvpCase:
+    case = draw(program_cases())
+    return JvpCase(case, draw(directions(input_shapes_of(case)), label="tangents"))
+
+
+class GradCase(NamedTuple):
+    case: ProgramCase
+    argnums: int | tuple[int, ...]
+    weights: tuple[np.ndarray, ...]
+    directions: tuple[np.ndarray, ...]
+
+
+def argnums(count: int) -> st.SearchStrategy:
+    """0, another int, or a sorted tuple of distinct argument positions."""
+    positions = st.integers(0, count - 1)
+    subsets = st.lists(positions, min_size=1, max_size=count, unique=True).map(
+        lambda nums: tuple(sorted(nums)))
+    return st.one_of(positions, subsets)
+
+
+@st.composite
+def grad_cases(draw) -> GradCase:
+    case = draw(program_cases())
+    nums = draw(argnums(len(case.args)), label="argnums")
+    chosen = nums if isinstance(nums, tuple) else (nums,)
+    weights = draw(directions(output_shapes_of(case)), label="loss weights")
+    along = draw(directions([case.args[i].shape for i in chosen]), label="directions")
+    return GradCase(case, nums, weights, along)
+
+
+class VjpCase(NamedTuple):
+    case: ProgramCase
+    cotangents: tuple[np.ndarray, ...]
+    directions: tuple[np.ndarray, ...]
+
+
+@st.composite
+def vjp_cases(draw) -> VjpCase:
+    case = draw(program_cases())
+    cotangents = draw(directions(output_shapes_of(case)), label="cotangents")
+    return VjpCase(case, cotangents, draw(directions(input_shapes_of(case)), label="directions"))
+
+
+class VmapCase(NamedTuple):
+    case: ProgramCase
+    in_axes: int | tuple
+    out_axes: int
+    batched: tuple[np.ndarray | None, ...]
+
+
+def _valid_axes(rank: int) -> list[int]:
+    """Batch-axis positions for an array of `rank` (before batching), simplest first."""
+    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
+
+
+@st.composite
+def vmap_cases(draw) -> VmapCase:
+    size = draw(st.integers(2, 3), label="batch size")
+    case = draw(program_cases(variants=size))
+    axes = tuple(None if shared else draw(st.sampled_from(_valid_axes(x.ndim)), label=f"axis x{i}")
+                 for i, (x, shared) in enumerate(zip(case.args, case.shared)))
+    batched = tuple(
+        x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
+        for i, (x, axis) in enumerate(zip(case.args, axes))
+    )
+    uniform = len(set(axes)) == 1 and draw(st.booleans(), label="in_axes as one int")
+    out_ranks = [len(s) for s in output_shapes_of(case)]
+    out_axes = draw(st.sampled_from(_valid_axes(min(out_ranks))), label="out_axes")
+    return VmapCase(case, axes[0] if uniform else axes, out_axes, batched)
+
+
+class TwoShapeCase(NamedTuple):
+    case: ProgramCase
+    bigger: tuple[np.ndarray, ...]
+
+
+@st.composite
+def two_shape_cases(draw) -> TwoShapeCase:
+    """An elementwise program on inputs of one shape, and the same values in a bigger shape.
+
+    The bigger inputs stack each input with its own flip: the same values, so
+    every domain margin still holds, in a new shape a jit cache must notice.
+    """
+    shape = draw(st.lists(st.integers(1, 4), max_size=2).map(tuple), label="shape")
+    count = draw(st.integers(1, 3), label="inputs")
+    ops = tuple(op for op in ELEMENTWISE if op in VOCABULARY)
+    case = draw(programs(ops=ops, input_shapes=st.just((shape,) * count)))
+    return TwoShapeCase(case, tuple(np.stack([x, np.flip(x)]) for x in case.args))

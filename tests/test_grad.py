@@ -1,0 +1,64 @@
+"""`grad` and `vjp` against central finite differences and the reference."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from oracles import finite_diff
+from oracles.reproducer import Expectation
+from oracles.tolerance import EXACT, FINITE_DIFFERENCES
+from oracles.verify import experiment, on_reference, verify
+from strategies import stacks
+from tests.cases import grad_cases, vjp_cases
+
+
+def _inputs(case, **named):
+    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
+    for prefix, arrays in named.items():
+        inputs |= {f"{prefix}{i}": a for i, a in enumerate(arrays)}
+    return inputs
+
+
+def _full_direction(case, argnums, along):
+    """A direction over all inputs: `along` on the differentiated ones, zero elsewhere."""
+    chosen = argnums if isinstance(argnums, tuple) else (argnums,)
+    full = [np.zeros_like(x) for x in case.args]
+    for position, v in zip(chosen, along):
+        full[position] = v
+    return full
+
+
+@pytest.mark.needs("grad")
+@given(drawn=grad_cases())
+def test_grad_matches_finite_differences_and_reference(sut, reference, drawn):
+    case, argnums, weights, along = drawn
+    constants = {f"w{i}": w for i, w in enumerate(weights)}
+    estimate = finite_diff.directional(case.program, case.args,
+                                       _full_direction(case, argnums, along))
+    directional = experiment(case, stacks.grad_along(case.program, argnums), "<grad loss, v>",
+                             inputs=_inputs(case, v=along), constants=constants)
+    slope = finite_diff.inner(weights, estimate.value)
+    slope_error = finite_diff.inner_error(weights, estimate.error)
+    verify(sut, directional, Expectation((slope,), "central finite differences of loss along v",
+                                         FINITE_DIFFERENCES, error=(slope_error,)))
+    if reference:
+        full = experiment(case, stacks.grad(case.program, argnums), "grad(loss)",
+                          constants=constants)
+        verify(sut, full, Expectation(on_reference(reference, full), reference.describe(), EXACT))
+
+
+@pytest.mark.needs("vjp")
+@given(drawn=vjp_cases())
+def test_vjp_matches_finite_differences_and_reference(sut, reference, drawn):
+    case, cotangents, along = drawn
+    estimate = finite_diff.directional(case.program, case.args, along)
+    directional = experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
+                             inputs=_inputs(case, u=cotangents, v=along))
+    expected = finite_diff.inner(cotangents, estimate.value)
+    error = finite_diff.inner_error(cotangents, estimate.error)
+    verify(sut, directional, Expectation((expected,), "<u, J v> by central finite differences",
+                                         FINITE_DIFFERENCES, error=(error,)))
+    if reference:
+        full = experiment(case, stacks.vjp(case.program), "vjp(f, x)(u)",
+                          inputs=_inputs(case, u=cotangents))
+        verify(sut, full, Expectation(on_reference(reference, full), reference.describe(), EXACT))

@@ -1,0 +1,44 @@
+"""`jit` is the identity on values: jitted equals eager, across shapes and static arguments."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracles.reproducer import Expectation
+from oracles.tolerance import EXACT
+from oracles.verify import experiment, verify
+from strategies import stacks
+from strategies.ir import evaluate
+from tests.cases import program_cases, two_shape_cases
+
+
+@pytest.mark.needs("jit")
+@given(case=program_cases())
+def test_jit_matches_eager_and_numpy(sut, case):
+    eager = experiment(case, stacks.value(case.program), "f(x) eagerly").run(sut)
+    exp = experiment(case, stacks.jit(case.program), "jit(f)(x)")
+    verify(sut, exp, Expectation(eager, f"{sut.name} eager", EXACT),
+           Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT))
+
+
+@pytest.mark.needs("jit")
+@given(drawn=two_shape_cases())
+def test_jit_retraces_for_a_new_shape(sut, drawn):
+    case, bigger = drawn
+    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
+    inputs |= {f"y{i}": y for i, y in enumerate(bigger)}
+    exp = experiment(case, stacks.jit_two_shapes(case.program), "one jit(f) on two shapes",
+                     inputs=inputs)
+    expected = (*evaluate(case.program, case.args), *evaluate(case.program, bigger))
+    verify(sut, exp, Expectation(expected, "NumPy float64 on each shape", EXACT))
+
+
+@pytest.mark.needs("jit")
+@given(case=program_cases(), ks=st.sampled_from([(2.0, 3.0), (-1.0, 0.5)]))
+def test_jit_retraces_for_a_new_static_argument(sut, case, ks):
+    expected = tuple(np.asarray(v) for v in
+                     experiment(case, stacks.eager_static(case.program, ks), "eager").run(sut))
+    exp = experiment(case, stacks.jit_static(case.program, ks),
+                     f"jit(scaled, static_argnums) with k={ks[0]!r} then k={ks[1]!r}")
+    verify(sut, exp, Expectation(expected, f"{sut.name} eager, each k", EXACT))
