@@ -57,3 +57,50 @@ FD_STEP = 1e-3
 # of the derivative, floor 1) is unreliable: the generator made a program too
 # close to a singularity, which is a jaxcheck bug, reported as such.
 FD_RELIABLE = 1e-4
+
+
+# ----------------------------------------------------------------------------- cost
+# The complexity oracle (`oracles/cost.py`) counts work in the IR an SUT
+# stages: elements produced per equation, multiply-adds for dot_general,
+# elements read for reductions, loop bodies times their trip count.
+
+# Reverse mode: work(grad f) <= C_GRAD * work(f) + slack.  Griewank and
+# Walther's cheap gradient principle bounds reverse mode at about 4 times the
+# forward operation count; with every broadcast counted, JAX 0.10.2 measures
+# up to 3.6 on the ci programs (docs/benchmarks.md), so 4 is the bound every
+# SUT is held to.
+C_GRAD = 4.0
+# refimpl is held to its own design target, below the principle: its reverse
+# mode (linearize, CSE+DCE, transpose) measures at most 2.7 on the ci programs.
+C_GRAD_REFIMPL = 3.0
+
+# Forward mode: work(jvp f) <= C_JVP * work(f) + slack.  jvp computes the
+# primal (1) plus a tangent; the costliest elementwise tangent rule is
+# division's (t_x / y - t_y * x / y**2: four to five operations per element),
+# so about 6 is the most a rule-by-rule forward mode can take.  Measured
+# maxima on the ci programs: 5.0 (refimpl), 5.2 (JAX).
+C_JVP = 6.0
+
+# The additive slack D, per transformed program: SLACK_FIXED plus one element
+# per element of the result.  A derivative must write its result even where f
+# never reads the input (an unused 5x5x5 input has a zero gradient of 125
+# elements and costs f nothing), and seeding a cotangent or a tangent costs a
+# few scalar operations a one-equation f does not have.  16 covers those and
+# is small beside any program where a constant factor could hide.
+SLACK_FIXED = 16
+
+# Growth families (n -> 2n): a linear transformation at most doubles its
+# work, plus rounding from fixed overheads; quadratic growth gives about 4 and
+# exponential growth 2**n.  2.5 sits between the two.
+GROWTH_LINEAR = 2.5
+# refimpl's own target on the same families (measured <= 2.0).
+GROWTH_REFIMPL = 2.2
+
+# Timing fallback (SUTs without make_jaxpr): sizes n and TIMING_FACTOR * n,
+# TIMING_REPEATS runs each, median seconds, one process.  A linear SUT gives a
+# ratio of at most 4 (less where fixed overheads dominate); a quadratic one
+# 16.  8 is the geometric middle: noise that doubles one median still passes
+# a linear SUT, and a quadratic one still fails.
+TIMING_FACTOR = 4
+TIMING_REPEATS = 5
+TIMING_GROWTH = 8.0

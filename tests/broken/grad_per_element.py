@@ -1,0 +1,21 @@
+"""Broken SUT: grad runs one forward-mode pass per input element.
+
+`grad` is `jax.jacfwd`: a JVP along every basis vector of the input (batched
+with vmap), which for a scalar loss is exactly the gradient.  Every value is
+right; the cost is n forward passes for an input of n elements, so the work
+of `grad` grows with the input size (quadratically on the `input_size`
+family) instead of staying within a constant factor of `f`.
+`tests/meta/test_cost_catches.py` shows the complexity properties catch it
+and the value properties pass it.
+"""
+
+import jax
+
+from tests.broken import __version__, jit, jvp, lax, numpy_with, vjp, vmap  # noqa: F401
+
+numpy = numpy_with()
+make_jaxpr = jax.make_jaxpr
+
+
+def grad(fun, argnums=0):
+    return jax.jacfwd(fun, argnums=argnums)
