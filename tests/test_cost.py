@@ -24,7 +24,7 @@ from oracles.tolerance import (
 from tests.cases import program_cases
 
 GROWTH_FAMILIES = list(cost.FAMILIES)
-TRACING_N = 16
+TRACING_N = 32
 
 # Every Works measured by the ratio properties, when a caller (bench/cost_report.py)
 # sets this to a list: the report shows the distribution of the very programs
