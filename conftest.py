@@ -22,11 +22,12 @@ from oracles import experiment, reproducer
 from oracles.sut import SutError, resolve
 from strategies.program import vocabulary
 
-# The default SUT: real JAX until refimpl passes the whole suite.
-DEFAULT_SUT = "jax"
+# The default SUT: the reference implementation, which passes the whole suite.
+DEFAULT_SUT = "refimpl"
 
 # The reference for each SUT ("auto"); an SUT missing here is checked against JAX.
-AUTO_REFERENCE = {"jax": "none"}
+# JAX is checked against refimpl: two independent implementations.
+AUTO_REFERENCE = {"jax": "refimpl"}
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # ci: what tox and CI run, the same examples every time; thorough: the
@@ -51,7 +52,7 @@ def pytest_addoption(parser):
                          f"(default: $SUT or {DEFAULT_SUT})")
     group.addoption("--reference", default=os.environ.get("REFERENCE", "auto"),
                     help="SUT whose results are exact expectations: a name as for --sut, "
-                         "'none', or 'auto' (JAX, or none when the SUT is JAX)")
+                         "'none', or 'auto' (JAX; refimpl when the SUT is JAX)")
     group.addoption("--sut-timeout", type=float, default=experiment.TIMEOUT["seconds"],
                     help="seconds one SUT call may take before it counts as hung (0: no limit)")
 

@@ -48,6 +48,15 @@ class Scope:
     def __init__(self, variables, envs):
         self.vars = list(variables)
         self.envs = list(envs)
+        self.used: set[str] = set()
+        # Where the first operand of the next equation comes from: all
+        # variables, or (mostly, see program.py) the sinks, so that programs
+        # consume what they compute instead of leaving it dead.
+        self.firsts = self.vars
+
+    def sinks(self) -> list:
+        """Variables no equation uses yet, latest first."""
+        return [v for v in reversed(self.vars) if v.name not in self.used]
 
     @staticmethod
     def _value(env, operand) -> np.ndarray:
@@ -75,6 +84,7 @@ class Scope:
         for env, result in zip(self.envs, self.results(spec, args, params)):
             env[var.name] = result
         self.vars.append(var)
+        self.used.update(a.name for a in args if not isinstance(a, float))
 
     def partners(self):
         """Second operands of elementwise binary operations: variables, then literals."""
@@ -109,7 +119,7 @@ def _unary(draw, scope, spec, valid_value: Callable[[np.ndarray], bool]):
     def valid(x):
         return scope.holds(valid_value, x) and scope.fits(spec, (x,), {})
 
-    x = pick(draw, scope.vars, valid)
+    x = pick(draw, scope.firsts, valid)
     return None if x is None else ((x,), {})
 
 
@@ -123,7 +133,7 @@ def positive_operand(draw, scope, spec):
 
 def _pair(draw, scope, spec, valid_values: Callable[[np.ndarray, np.ndarray], bool]):
     """(x, y) with x a variable and y a variable or literal, either way round."""
-    options = [(x, y) for x in scope.vars for y in scope.partners()]
+    options = [(x, y) for x in scope.firsts for y in scope.partners()]
     options += [(y, x) for x, y in options if isinstance(y, float)]
 
     def valid(pair):
@@ -151,7 +161,7 @@ def separated_pair(draw, scope, spec):
 
 
 def integer_power(draw, scope, spec):
-    options = [(x, n) for x in scope.vars for n in EXPONENTS]
+    options = [(x, n) for x in scope.firsts for n in EXPONENTS]
 
     def valid(option):
         x, n = option
@@ -164,7 +174,7 @@ def integer_power(draw, scope, spec):
 
 def _with_params(draw, scope, spec, choices: Callable[[tuple[int, ...]], Sequence[dict]]):
     """One variable and one parameter dict from the shape-dependent `choices`."""
-    options = [(x, params) for x in scope.vars for params in choices(x.shape)]
+    options = [(x, params) for x in scope.firsts for params in choices(x.shape)]
     option = pick(draw, options, lambda o: scope.fits(spec, (o[0],), o[1]))
     return None if option is None else ((option[0],), option[1])
 
@@ -239,7 +249,7 @@ def new_axis(draw, scope, spec):
 
 
 def _contraction(draw, scope, spec, shape_rule):
-    options = [(x, y) for x in scope.vars for y in scope.vars]
+    options = [(x, y) for x in scope.firsts for y in scope.vars]
 
     def valid(pair):
         shape = shape_rule(pair[0].shape, pair[1].shape)
@@ -289,7 +299,7 @@ def where_operands(draw, scope, spec):
             lambda u, v: np.all(np.abs(u - v) >= KINK_MARGIN), a, b
         )
 
-    predicate = pick(draw, [(a, b) for a in scope.vars for b in scope.partners()], separated)
+    predicate = pick(draw, [(a, b) for a in scope.firsts for b in scope.partners()], separated)
     if predicate is None:
         return None
     cmp = draw(st.sampled_from(["greater", "less"]))
@@ -309,7 +319,7 @@ def concatenable(draw, scope, spec):
     x always matches itself, so once (x, axis) fits with x as its own partner,
     the partner draws below cannot come up empty.
     """
-    options = [(x, axis) for x in scope.vars for axis in (*range(len(x.shape)), -1) if x.shape]
+    options = [(x, axis) for x in scope.firsts for axis in (*range(len(x.shape)), -1) if x.shape]
     option = pick(draw, options, lambda o: scope.fits(spec, (o[0], o[0]), {"axis": o[1]}))
     if option is None:
         return None

@@ -1,0 +1,29 @@
+"""Deliberately broken SUTs: JAX with one bug each, for meta-tests.
+
+Each module here meets SUT_API.md by re-exporting JAX, with exactly one
+piece replaced by a plausible bug.  `tests/meta/test_broken_suts.py` shows
+that the matching property catches it and shrinks it to a tiny reproducer;
+a property no broken SUT can fail would be toothless.
+"""
+
+from types import SimpleNamespace
+
+import jax
+import jax.numpy as jnp
+
+jax.config.update("jax_enable_x64", True)
+
+NUMPY_NAMES = (
+    "add subtract multiply divide negative sin cos tanh exp log sqrt sum transpose reshape "
+    "broadcast_to expand_dims matmul dot where greater less maximum concatenate"
+).split()
+
+
+def numpy_with(**overrides) -> SimpleNamespace:
+    """jax.numpy's contract functions, with `overrides` in place of some."""
+    return SimpleNamespace(**{name: getattr(jnp, name) for name in NUMPY_NAMES} | overrides)
+
+
+# What every shim re-exports unchanged unless it overrides it.
+jvp, vjp, grad, vmap, jit, lax = jax.jvp, jax.vjp, jax.grad, jax.vmap, jax.jit, jax.lax
+__version__ = f"jax {jax.__version__}, deliberately broken"

@@ -1,0 +1,20 @@
+"""Broken SUT: jit caches one compiled function per static arguments, ignoring shapes."""
+
+import jax
+
+from tests.broken import __version__, grad, jvp, lax, numpy_with, vjp, vmap  # noqa: F401
+
+numpy = numpy_with()
+
+
+def jit(fun, static_argnums=()):
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    compiled = {}
+
+    def run(*args):
+        key = tuple(args[i] for i in static)
+        if key not in compiled:
+            compiled[key] = jax.jit(fun, static_argnums=static).lower(*args).compile()
+        return compiled[key](*(a for i, a in enumerate(args) if i not in static))
+
+    return run

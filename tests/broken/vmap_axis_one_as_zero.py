@@ -1,0 +1,21 @@
+"""Broken SUT: vmap batches along axis 0 where in_axes says 1.
+
+Built over refimpl rather than JAX: eager JAX compiles every operation for
+every new shape, which makes shrinking a vmap failure take minutes; refimpl
+runs each attempt in microseconds, so the meta-test shrinks in seconds.
+"""
+
+import refimpl
+from refimpl import grad, jit, jvp, lax, numpy, vjp  # noqa: F401
+
+__version__ = f"refimpl {refimpl.__version__}, deliberately broken"
+
+
+def _misread(axis):
+    return 0 if axis == 1 else axis
+
+
+def vmap(fun, in_axes=0, out_axes=0):
+    if isinstance(in_axes, tuple | list):
+        in_axes = type(in_axes)(_misread(a) for a in in_axes)
+    return refimpl.vmap(fun, in_axes=_misread(in_axes), out_axes=out_axes)

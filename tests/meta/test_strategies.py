@@ -1,0 +1,80 @@
+"""Self-tests of the strategies: argument validation, and what the generator produces."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis.errors import InvalidArgument
+
+from strategies import inputs, shapes
+from strategies.ir import evaluate
+from strategies.opspec import OPS
+from strategies.program import programs, vocabulary
+
+pytestmark = pytest.mark.meta
+
+
+def e(strategy, match=None, **kwargs):
+    """A bad call, as a parametrize row whose id is the call itself.
+
+    The error must quote `match`: by default the (first) bad argument as `name=value`.
+    """
+    args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+    name, value = next(iter(kwargs.items()))
+    match = match or f"{name}={value!r}"
+    return pytest.param(strategy, kwargs, match, id=f"{strategy.__name__}({args})")
+
+
+BAD_CALLS = [
+    e(shapes.array_shapes, min_rank=2, max_rank=1),
+    e(shapes.array_shapes, min_rank=-1),
+    e(shapes.array_shapes, max_rank=4),
+    e(shapes.array_shapes, min_dim=0),
+    e(shapes.array_shapes, max_dim=9),
+    e(shapes.array_shapes, min_rank=1.5),
+    e(shapes.input_shapes, count=-1),
+    e(shapes.input_shapes, count=2, pool_size=0),
+    e(inputs.values, bound=0),
+    e(inputs.values, bound="2"),
+    e(inputs.arrays, shape=[2, 3]),
+    e(inputs.arrays, shape=(-1,)),
+    e(programs, min_inputs=0),
+    e(programs, min_inputs=3, max_inputs=2),
+    e(programs, max_eqns=201),
+    e(programs, max_outputs=0),
+    e(programs, ops=()),
+    e(programs, "'nosuchop'", ops=("sin", "nosuchop")),
+    e(programs, variants=0),
+    e(programs, min_eqns=True),
+]
+
+
+@pytest.mark.parametrize("strategy, kwargs, match", BAD_CALLS)
+def test_bad_arguments_raise_invalid_argument(strategy, kwargs, match):
+    with pytest.raises(InvalidArgument) as info:
+        strategy(**kwargs).example()
+    assert match in str(info.value)
+
+
+def test_vocabulary_leaves_out_unsupported_operations():
+    assert "concatenate" not in vocabulary({"concatenate"})
+    assert "where" not in vocabulary({"greater"})
+    assert vocabulary() == tuple(OPS)
+
+
+SEEN: set[str] = set()
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(case=programs(variants=2))
+def test_programs_are_finite_bounded_and_use_every_operation(case):
+    for args in case.variants:
+        for out in evaluate(case.program, args):
+            assert np.all(np.isfinite(out)) and np.all(np.abs(out) <= 100)
+    SEEN.update(eqn.op for eqn in case.program.eqns)
+
+
+def test_every_operation_appeared():
+    """Runs after the property above (file order): all of OPS was generated."""
+    if not SEEN:
+        pytest.skip("run together with the generator property above")
+    assert set(OPS) - SEEN == set()
