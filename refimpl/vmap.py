@@ -100,7 +100,9 @@ def vmap(fun, in_axes=0, out_axes=0):
 
         outs, dims = vmap_flat(flat_fun, size, flat, axes)
         o_axes = broadcast_prefix(out_axes, out_tree[0], "out_axes")
-        outs = [_move_out(o, d, _norm_axis(a, o, 1) if a is not None else None, size)
+        # An output's result rank is its unbatched rank + 1; `o` already has
+        # the batch axis where `d` is not None.
+        outs = [_move_out(o, d, None if a is None else _norm_axis(a, o, int(d is None)), size)
                 for o, d, a in zip(outs, dims, o_axes)]
         return tree_unflatten(out_tree[0], outs)
     return batched
