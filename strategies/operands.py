@@ -91,11 +91,26 @@ class Scope:
         return self.vars + list(LITERALS)
 
 
+def index(draw, count: int, label: str | None = None) -> int:
+    """An index into `count` options; shrinks towards 0, the first option.
+
+    `st.integers(0, count - 1)` draws close to uniformly for the small counts
+    used here; a wide fixed range scaled down would favour option 0 heavily,
+    because Hypothesis biases wide integer ranges towards small values.
+    """
+    return draw(st.integers(0, count - 1), label=label)
+
+
+def choose(draw, options: Sequence, label: str | None = None):
+    """`st.sampled_from(options)`, with the fixed-range draw of `index`."""
+    return options[index(draw, len(options), label)]
+
+
 def pick(draw, options: Sequence, valid: Callable = lambda option: True):
     """Draw an option: a drawn start index, then the first valid one after it."""
     if not options:
         return None
-    start = draw(st.integers(0, len(options) - 1))
+    start = index(draw, len(options))
     for k in range(len(options)):
         option = options[(start + k) % len(options)]
         if valid(option):
@@ -302,7 +317,7 @@ def where_operands(draw, scope, spec):
     predicate = pick(draw, [(a, b) for a in scope.firsts for b in scope.partners()], separated)
     if predicate is None:
         return None
-    cmp = draw(st.sampled_from(["greater", "less"]))
+    cmp = choose(draw, ["greater", "less"])
     branches = [(c, d) for c in scope.partners() for d in scope.partners()]
 
     def valid(branch):

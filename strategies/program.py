@@ -22,7 +22,7 @@ from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
 from strategies.ir import Eqn, Program, Var
-from strategies.operands import Scope
+from strategies.operands import Scope, choose, index
 from strategies.opspec import FEATURES, OPS
 
 
@@ -118,7 +118,7 @@ def _draw_shared(draw, count: int, variants: int) -> tuple[bool, ...]:
     if variants == 1:
         return (False,) * count
     flags = [draw(st.booleans(), label=f"x{i} shared") for i in range(count)]
-    varying = draw(st.integers(0, count - 1), label="varying input")
+    varying = index(draw, count, label="varying input")
     flags[varying] = False
     return tuple(flags)
 
@@ -142,7 +142,7 @@ def _draw_eqn(draw, scope: Scope, specs, name: str) -> Eqn | None:
     """
     to_sinks = draw(st.integers(0, 3), label="first operand from sinks") > 0
     scope.firsts = (scope.sinks() or scope.vars) if to_sinks else scope.vars
-    start = draw(st.integers(0, len(specs) - 1))
+    start = index(draw, len(specs), label="operation")
     for k in range(len(specs)):
         spec = specs[(start + k) % len(specs)]
         built = spec.build(draw, scope, spec)
@@ -151,7 +151,7 @@ def _draw_eqn(draw, scope: Scope, specs, name: str) -> Eqn | None:
         args, params = built
         out = Var(name, scope.results(spec, args, params)[0].shape)
         scope.define(out, spec, args, params)
-        syntax = draw(st.sampled_from(spec.syntaxes))
+        syntax = choose(draw, spec.syntaxes, label="syntax")
         event(f"op: {spec.name}")
         return Eqn(spec.name, tuple(args), tuple(params.items()), out, syntax)
     return None
@@ -162,8 +162,8 @@ def _draw_outputs(draw, scope: Scope, eqns, max_outputs: int) -> tuple[Var, ...]
     results = [eqn.out for eqn in eqns] or scope.vars
     count = draw(st.integers(1, max_outputs), label="outputs")
     sinks = [v for v in scope.sinks() if v in results and v != results[-1]]
-    others = st.sampled_from(sinks + [v for v in results[::-1] if v not in sinks])
-    return (results[-1], *(draw(others) for _ in range(count - 1)))
+    others = sinks + [v for v in results[::-1] if v not in sinks]
+    return (results[-1], *(choose(draw, others, label="output") for _ in range(count - 1)))
 
 
 def prune(program: Program) -> Program:

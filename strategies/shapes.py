@@ -16,6 +16,7 @@ from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
 
 from strategies.domains import MAX_DIM, MAX_RANK
+from strategies.operands import choose
 
 
 def check_type(name: str, value, kind) -> None:
@@ -66,5 +67,9 @@ def input_shapes(draw, count, *, min_rank=0, max_rank=3, min_dim=1, max_dim=5, p
         raise InvalidArgument(f"count={count} and pool_size={pool_size} must be >= 0 and >= 1")
     sizes = st.integers(min_dim, max_dim)
     pool = tuple(draw(st.lists(sizes, min_size=1, max_size=pool_size, unique=True)))
-    one = st.lists(st.sampled_from(pool), min_size=min_rank, max_size=max_rank).map(tuple)
-    return InputShapes(pool, tuple(draw(one) for _ in range(count)))
+
+    def one(i):
+        rank = draw(st.integers(min_rank, max_rank), label=f"rank x{i}")
+        return tuple(choose(draw, pool, label=f"dim {k} x{i}") for k in range(rank))
+
+    return InputShapes(pool, tuple(one(i) for i in range(count)))

@@ -13,6 +13,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from strategies.inputs import directions
+from strategies.operands import choose, index
 from strategies.opspec import OPS
 from strategies.program import ProgramCase, programs
 
@@ -55,12 +56,16 @@ class GradCase(NamedTuple):
     directions: tuple[np.ndarray, ...]
 
 
-def argnums(count: int) -> st.SearchStrategy:
-    """0, another int, or a sorted tuple of distinct argument positions."""
-    positions = st.integers(0, count - 1)
-    subsets = st.lists(positions, min_size=1, max_size=count, unique=True).map(
-        lambda nums: tuple(sorted(nums)))
-    return st.one_of(positions, subsets)
+@st.composite
+def argnums(draw, count: int):
+    """An int, or a sorted tuple of distinct argument positions; shrinks towards 0.
+
+    Every draw has fixed bounds (see `strategies.operands.index`).
+    """
+    if not draw(st.booleans(), label="argnums as a tuple"):
+        return index(draw, count, label="argnum")
+    chosen = tuple(i for i in range(count) if draw(st.booleans(), label=f"argnums has {i}"))
+    return chosen or (index(draw, count, label="argnum"),)
 
 
 @st.composite
@@ -102,7 +107,7 @@ def _valid_axes(rank: int) -> list[int]:
 def vmap_cases(draw) -> VmapCase:
     size = draw(st.integers(2, 3), label="batch size")
     case = draw(program_cases(variants=size))
-    axes = tuple(None if shared else draw(st.sampled_from(_valid_axes(x.ndim)), label=f"axis x{i}")
+    axes = tuple(None if shared else choose(draw, _valid_axes(x.ndim), label=f"axis x{i}")
                  for i, (x, shared) in enumerate(zip(case.args, case.shared)))
     batched = tuple(
         x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
@@ -110,7 +115,7 @@ def vmap_cases(draw) -> VmapCase:
     )
     uniform = len(set(axes)) == 1 and draw(st.booleans(), label="in_axes as one int")
     out_ranks = [len(s) for s in output_shapes_of(case)]
-    out_axes = draw(st.sampled_from(_valid_axes(min(out_ranks))), label="out_axes")
+    out_axes = choose(draw, _valid_axes(min(out_ranks)), label="out_axes")
     return VmapCase(case, axes[0] if uniform else axes, out_axes, batched)
 
 

@@ -1,0 +1,119 @@
+"""Suite throughput: examples per second per property, and peak memory, for one SUT.
+
+Runs the properties with pytest in a child process, with Hypothesis's
+statistics on, and reads per property the examples run and the seconds
+spent; peak memory is the child's maximum resident set size.  Writes the
+table into docs/benchmarks.md (its own section, one per SUT and profile).
+
+    python bench/bench_suite.py --sut jax --profile thorough
+    python bench/bench_suite.py --sut refimpl --profile ci --no-write
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "benchmarks.md"
+PROPERTIES = ["tests/test_value.py", "tests/test_jvp.py", "tests/test_grad.py",
+              "tests/test_identities.py", "tests/test_vmap.py", "tests/test_jit.py"]
+
+_TEST = re.compile(r"^(tests/\S+::\S+):$")
+_PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\)")
+_COUNTS = re.compile(r"- (\d+) passing examples?, (\d+) failing examples?, (\d+) invalid examples?")
+
+
+def parse_statistics(text: str) -> dict[str, dict]:
+    """Per test: examples (passing, failing, invalid) and seconds, summed over phases."""
+    stats, current = {}, None
+    for line in text.splitlines():
+        line = line.strip()
+        if match := _TEST.match(line):
+            current = stats.setdefault(match.group(1), dict(passing=0, failing=0, invalid=0,
+                                                            seconds=0.0))
+        elif current is not None and (match := _PHASE.search(line)):
+            current["seconds"] += float(match.group(2))
+        elif current is not None and (match := _COUNTS.search(line)):
+            for key, value in zip(("passing", "failing", "invalid"), match.groups()):
+                current[key] += int(value)
+    return stats
+
+
+def run(sut: str, profile: str, extra: list[str]) -> tuple[dict, float, float, int, str]:
+    command = [sys.executable, "-m", "pytest", *PROPERTIES, "-q", "-p", "no:cacheprovider",
+               "-W", "ignore", f"--sut={sut}", f"--hypothesis-profile={profile}",
+               "--hypothesis-show-statistics", *extra]
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-500:]
+    return parse_statistics(done.stdout), wall, peak_mib, done.returncode, tail
+
+
+def table(stats: dict) -> str:
+    rows = ["| property | examples | invalid | seconds | examples/s |",
+            "|---|---:|---:|---:|---:|"]
+    for test, s in stats.items():
+        examples = s["passing"] + s["failing"] + s["invalid"]
+        rate = examples / s["seconds"] if s["seconds"] else float("nan")
+        rows.append(f"| `{test.split('::')[1]}` | {examples} | {s['invalid']} | "
+                    f"{s['seconds']:.1f} | {rate:.1f} |")
+    return "\n".join(rows)
+
+
+def machine() -> str:
+    import jax
+    import numpy
+
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
+                .splitlines() if line.startswith("model name")), platform.processor())
+    return (f"{os.cpu_count()} CPUs ({cpu}), no GPU; Python {platform.python_version()}, "
+            f"NumPy {numpy.__version__}, JAX {jax.__version__}")
+
+
+def write_section(key: str, body: str) -> None:
+    start, end = f"<!-- {key}:start -->", f"<!-- {key}:end -->"
+    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
+    section = f"{start}\n{body}\n{end}"
+    if start in text:
+        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: section, text,
+                      flags=re.DOTALL)
+    else:
+        text = text.rstrip() + "\n\n" + section + "\n"
+    DOC.write_text(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sut", default="jax")
+    parser.add_argument("--profile", default="ci")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
+    args = parser.parse_args()
+    stats, wall, peak, code, tail = run(args.sut, args.profile, args.pytest_args)
+    body = "\n".join([
+        f"## Suite throughput: `--sut {args.sut}`, profile `{args.profile}`",
+        "",
+        table(stats),
+        "",
+        f"Whole run: {wall:.0f} s wall, peak resident memory {peak:.0f} MiB, "
+        f"pytest exit code {code} (`{tail}`).  ",
+        f"Machine: {machine()}.  ",
+        f"Command: `python bench/bench_suite.py --sut {args.sut} --profile {args.profile}`.",
+    ])
+    print(body)
+    if not args.no_write:
+        write_section(f"suite_{args.sut}_{args.profile}", body)
+
+
+if __name__ == "__main__":
+    main()
