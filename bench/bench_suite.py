@@ -48,6 +48,7 @@ def parse_statistics(text: str) -> dict[str, dict]:
 
 
 def run(sut: str, profile: str, extra: list[str]) -> tuple[dict, float, float, int, str]:
+    """Run the properties; the full pytest output is kept in reports/ for failures."""
     command = [sys.executable, "-m", "pytest", *PROPERTIES, "-q", "-p", "no:cacheprovider",
                "-W", "ignore", f"--sut={sut}", f"--hypothesis-profile={profile}",
                "--hypothesis-show-statistics", *extra]
@@ -55,6 +56,9 @@ def run(sut: str, profile: str, extra: list[str]) -> tuple[dict, float, float, i
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - started
     peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    log = ROOT / "reports" / f"bench_suite_{sut}_{profile}.log"
+    log.parent.mkdir(exist_ok=True)
+    log.write_text(done.stdout + done.stderr)
     tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-500:]
     return parse_statistics(done.stdout), wall, peak_mib, done.returncode, tail
 
