@@ -191,7 +191,7 @@ def _wide(n: int):
 
 FAMILIES = {
     "chain": Family("chain", _chain, _small, "z = sin(z) * a, n times", 8, 25),
-    "sharing": Family("sharing", _sharing, _small, "z = a * (z + z), n times (2**n paths)", 5, 2),
+    "sharing": Family("sharing", _sharing, _small, "z = a * (z + z), n times (2**n paths)", 5, 3),
     "fan": Family("fan", _fan, _small, "n branches sin(x * k) * a, summed (fan-out, fan-in)",
                   8, 16),
     "loop": Family("loop", _loop, _small, "fori_loop of n trips of z = sin(z) * a", 8, 25),
