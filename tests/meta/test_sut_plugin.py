@@ -1,0 +1,58 @@
+"""The SUT plug-in contract (SUT_API.md): names, contract checks, declared gaps."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oracles.sut import SutError, resolve
+from strategies.program import vocabulary
+
+pytestmark = pytest.mark.meta
+ROOT = Path(__file__).resolve().parents[2]
+
+BAD_NAMES = [
+    ("nosuchmodule", "could not import module 'nosuchmodule'"),
+    ("json:nope", "module 'json' has no attribute 'nope'"),
+    ("json", "the SUT lacks jvp, vjp, grad, vmap, jit, numpy.add"),
+    ("tests.broken", "the SUT lacks numpy.add"),
+]
+
+
+@pytest.mark.parametrize("name, message", BAD_NAMES, ids=[n for n, _ in BAD_NAMES])
+def test_a_bad_sut_name_is_one_clear_error(name, message):
+    with pytest.raises(SutError, match=message.replace("(", r"\(")):
+        resolve(name)
+
+
+def test_module_attribute_names_resolve():
+    sut = resolve("tests.shims.objects:JAX")
+    assert sut.version.startswith("jax ") and sut.unsupported == {"make_jaxpr"}
+
+
+def test_declared_gaps_are_read_and_leave_the_vocabulary():
+    sut = resolve("tests.shims.jax_without_vmap")
+    assert sut.unsupported >= {"vmap", "concatenate"}
+    assert "concatenate" not in vocabulary(sut.unsupported)
+
+
+def pytest_run(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_nosuchmodule_is_a_usage_error_without_traceback():
+    run = pytest_run("--sut", "nosuchmodule", "tests/test_value.py")
+    assert run.returncode == 4
+    assert "could not import module 'nosuchmodule'" in run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_declared_gaps_become_skips_that_name_the_feature_and_show_in_the_header():
+    run = pytest_run("--sut", "tests.shims.jax_without_vmap", "tests/test_vmap.py",
+                     "--hypothesis-profile=ci", "-rs")
+    assert run.returncode == 0, run.stdout
+    header = next(line for line in run.stdout.splitlines() if line.startswith("jaxcheck SUT"))
+    assert "concatenate" in header and "vmap" in header, header
+    assert "SKIPPED" in run.stdout and "declares vmap unsupported" in run.stdout
