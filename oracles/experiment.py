@@ -19,7 +19,6 @@ import numpy as np
 
 from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
 from oracles.sut import Sut
-from strategies.render import load
 
 # Seconds an SUT call may take before it is reported as hung.  The first call
 # of a JAX computation on a new shape compiles (up to a few seconds); a minute
@@ -81,7 +80,3 @@ def _time_limit(seconds: float, what: str):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
-
-def program_function(source: str, sut: Sut, name: str = "f"):
-    """The generated function itself, bound to `sut` (for loops over variants)."""
-    return load(source, sut.api, name)

@@ -63,13 +63,9 @@ def loss(program: Program) -> str:
     return _def("loss", xs, [_unpack(program, xs), f"return {terms}"])
 
 
-def _argnums_source(argnums) -> str:
-    return repr(argnums)
-
-
 def grad(program: Program, argnums) -> Wrapper:
     xs = _args(program)
-    body = [f"return sut.grad(loss, argnums={_argnums_source(argnums)})({', '.join(xs)})"]
+    body = [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"]
     return Wrapper(loss(program) + "\n\n" + _def("check", xs, body), f"check({', '.join(xs)})")
 
 
@@ -78,7 +74,7 @@ def grad_along(program: Program, argnums) -> Wrapper:
     xs = _args(program)
     nums = argnums if isinstance(argnums, tuple) else (argnums,)
     vs = names("v", len(nums))
-    grads = f"sut.grad(loss, argnums={_argnums_source(argnums)})({', '.join(xs)})"
+    grads = f"sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"
     body = [f"g = {grads}"]
     if not isinstance(argnums, tuple):
         body.append("g = (g,)")
