@@ -2,7 +2,8 @@
 
 `directional(program, args, direction)` estimates the directional derivative
 J(x) v of every output of a NumPy-evaluated program with central differences
-at two steps, h and h/2, and combines them by Richardson extrapolation:
+at two steps, h and h/2, and combines them by Richardson extrapolation
+(h is the first of `FD_STEPS` whose own error estimate is small enough):
 
     D(h) = (f(x + h v) - f(x - h v)) / 2h           error ~ c h^2
     R    = D(h/2) + (D(h/2) - D(h)) / 3             error ~ c' h^4
@@ -21,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oracles.errors import GeneratorBug
-from oracles.tolerance import FD_RELIABLE, FD_STEP
+from oracles.tolerance import FD_RELIABLE, FD_STEPS
 from strategies.ir import Program, evaluate
 
 EPS = np.finfo(np.float64).eps
@@ -34,22 +35,20 @@ class Estimate(NamedTuple):
     error: tuple[np.ndarray, ...]
 
 
+class _Crossed(Exception):
+    """A perturbed evaluation took the other side of a kink."""
+
+
 def _at(program, args, direction, step, base_switches):
     shifted = [x + step * v for x, v in zip(args, direction)]
     switches = []
     outputs = evaluate(program, shifted, switches=switches)
     if any(not np.array_equal(s, b) for s, b in zip(switches, base_switches)):
-        raise GeneratorBug(
-            f"a finite-difference step of {step:g} crosses a kink (`where`/`maximum` switch side)"
-        )
+        raise _Crossed(step)
     return outputs
 
 
-def directional(program: Program, args, direction, *, h: float = FD_STEP) -> Estimate:
-    """Estimate J v for every output of `program` at `args` along `direction`."""
-    base_switches = []
-    base = evaluate(program, args, switches=base_switches)
-
+def _richardson(program, args, direction, h, base, base_switches) -> Estimate:
     def central(step):
         plus = _at(program, args, direction, step, base_switches)
         minus = _at(program, args, direction, -step, base_switches)
@@ -59,14 +58,41 @@ def directional(program: Program, args, direction, *, h: float = FD_STEP) -> Est
     value = tuple(f + (f - c) / 3 for c, f in zip(coarse, fine))
     error = tuple(np.abs(f - c) / 3 + 8 * EPS * (1 + np.abs(y)) / h
                   for c, f, y in zip(coarse, fine, base))
-    for i, (v, e) in enumerate(zip(value, error)):
-        if np.any(e > FD_RELIABLE * np.maximum(1.0, np.abs(v))):
-            raise GeneratorBug(
-                f"finite differences are unreliable on output {i} "
-                f"(error estimate {float(np.max(e)):.3g} for derivatives up to "
-                f"{float(np.max(np.abs(v))):.3g})"
-            )
     return Estimate(value, error)
+
+
+def _unreliable(estimate: Estimate) -> str | None:
+    """Why `estimate` cannot be trusted, or None."""
+    for i, (v, e) in enumerate(zip(*estimate)):
+        if np.any(e > FD_RELIABLE * np.maximum(1.0, np.abs(v))):
+            return (f"output {i} has error estimate {float(np.max(e)):.3g} for derivatives "
+                    f"up to {float(np.max(np.abs(v))):.3g}")
+    return None
+
+
+def directional(program: Program, args, direction, *, steps=FD_STEPS) -> Estimate:
+    """Estimate J v for every output of `program` at `args` along `direction`.
+
+    Steps are tried largest first (least rounding error); a function that
+    varies fast (sin of x**-2 near the pole margin, exp of a sum of 125
+    elements) needs a smaller one, and the first step whose own error
+    estimate is small enough is used.  Only when every step fails is the
+    example reported as a generator bug.
+    """
+    base_switches = []
+    base = evaluate(program, args, switches=base_switches)
+    problems = []
+    for h in steps:
+        try:
+            estimate = _richardson(program, args, direction, h, base, base_switches)
+        except _Crossed:
+            problems.append(f"step {h:g} crosses a kink (`where`/`maximum` switch side)")
+            continue
+        problem = _unreliable(estimate)
+        if problem is None:
+            return estimate
+        problems.append(f"step {h:g}: {problem}")
+    raise GeneratorBug("finite differences are unreliable at every step: " + "; ".join(problems))
 
 
 def inner(a, b) -> float:
