@@ -150,10 +150,13 @@ def find(exc: BaseException) -> str | None:
 
 
 def save(text: str, test_name: str, directory: Path) -> Path:
-    """Write `text` to `directory/counterexamples/<test>-<hash>.py`; return the path."""
+    """Write `text` to `directory/counterexamples/repro_<test>-<hash>.py`; return the path.
+
+    The `repro_` prefix keeps pytest from collecting a saved script as a test module.
+    """
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name).strip("_")[:80]
     digest = hashlib.sha256(text.encode()).hexdigest()[:8]
-    path = Path(directory) / DIRECTORY / f"{slug}-{digest}.py"
+    path = Path(directory) / DIRECTORY / f"repro_{slug}-{digest}.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path

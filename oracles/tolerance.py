@@ -79,9 +79,13 @@ FD_RELIABLE = 1e-4
 # every correct SUT we know; the growth properties below, not this constant,
 # catch asymptotic losses.
 C_GRAD = 16.0
-# refimpl is held to its own design target, below the principle: its reverse
-# mode (linearize, CSE+DCE, transpose) measures at most 2.70 on the ci programs.
-C_GRAD_REFIMPL = 3.0
+# refimpl is held to the principle itself.  Its reverse mode (linearize,
+# CSE+DCE, transpose; a one-comparison `maximum` rule) stays at or below 3 on
+# the ci programs, but no reverse mode can promise 3 for every program in
+# this model: `q = x / y` reverses to `ct / y`, `* q` and a negation, four
+# element operations per forward one, and divide-only programs measure 3.87
+# (2,000 mixed programs: 3.30; docs/benchmarks.md).
+C_GRAD_REFIMPL = 4.0
 
 # Forward mode: work(jvp f) <= C_JVP * work(f) + slack.  For refimpl the
 # costliest elementwise tangent rule is division's (t_x / y - t_y * x / y**2:
