@@ -7,6 +7,11 @@ table into docs/benchmarks.md (its own section, one per SUT and profile).
 
     python bench/bench_suite.py --sut jax --profile thorough
     python bench/bench_suite.py --sut refimpl --profile ci --no-write
+    python bench/bench_suite.py --sut jax --profile thorough --from-log tox.log
+
+`--from-log` reads a pytest log written with `--hypothesis-show-statistics`
+(e.g. of `tox -e jax -- --hypothesis-profile=thorough
+--hypothesis-show-statistics`) instead of running the properties again.
 """
 
 from __future__ import annotations
@@ -101,18 +106,31 @@ def main() -> None:
     parser.add_argument("--sut", default="jax")
     parser.add_argument("--profile", default="ci")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--from-log", type=Path, help="parse this pytest log; run nothing")
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = parser.parse_args()
-    stats, wall, peak, code, tail = run(args.sut, args.profile, args.pytest_args)
+    if args.from_log:
+        text = args.from_log.read_text()
+        stats = parse_statistics(text)
+        summary = next((line.strip("= ") for line in reversed(text.splitlines())
+                        if " passed" in line or " failed" in line), "?")
+        whole = f"Whole run (from a pytest log): `{summary}`.  "
+        command = (f"`tox -e {'jax' if args.sut == 'jax' else 'py'} -- --hypothesis-profile="
+                   f"{args.profile} --hypothesis-show-statistics`, read by `python "
+                   f"bench/bench_suite.py --sut {args.sut} --profile {args.profile} --from-log`.")
+    else:
+        stats, wall, peak, code, tail = run(args.sut, args.profile, args.pytest_args)
+        whole = (f"Whole run: {wall:.0f} s wall, peak resident memory {peak:.0f} MiB, "
+                 f"pytest exit code {code} (`{tail}`).  ")
+        command = f"`python bench/bench_suite.py --sut {args.sut} --profile {args.profile}`."
     body = "\n".join([
         f"## Suite throughput: `--sut {args.sut}`, profile `{args.profile}`",
         "",
         table(stats),
         "",
-        f"Whole run: {wall:.0f} s wall, peak resident memory {peak:.0f} MiB, "
-        f"pytest exit code {code} (`{tail}`).  ",
+        whole,
         f"Machine: {machine()}.  ",
-        f"Command: `python bench/bench_suite.py --sut {args.sut} --profile {args.profile}`.",
+        f"Command: {command}",
     ])
     print(body)
     if not args.no_write:
