@@ -29,7 +29,8 @@ from tests.meta.test_broken_suts import (  # noqa: E402
 )
 
 _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\):\n\s+- Typical runtimes[^\n]*\n"
-                    r"\s+- (\d+) passing examples?, (\d+) failing examples?, (\d+) invalid")
+                    r"\s+- (\d+) passing(?: examples?)?, (\d+) failing(?: examples?)?,(?: and)? "
+                    r"(\d+) invalid")
 def catch(shim: str, prop) -> dict:
     started = time.perf_counter()
     done = run_property(shim, prop, "--hypothesis-show-statistics")

@@ -33,7 +33,10 @@ PROPERTIES = ["tests/test_value.py", "tests/test_jvp.py", "tests/test_grad.py",
 
 _TEST = re.compile(r"^(tests/\S+::\S+):$")
 _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\)")
-_COUNTS = re.compile(r"- (\d+) passing examples?, (\d+) failing examples?, (\d+) invalid examples?")
+# Hypothesis words this "N passing examples, ..." (6.155) or
+# "N passing, N failing, and N invalid test cases" (6.170).
+_COUNTS = re.compile(r"- (\d+) passing(?: examples?)?, (\d+) failing(?: examples?)?,"
+                     r"(?: and)? (\d+) invalid")
 
 
 def parse_statistics(text: str) -> dict[str, dict]:
@@ -107,6 +110,8 @@ def main() -> None:
     parser.add_argument("--profile", default="ci")
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--from-log", type=Path, help="parse this pytest log; run nothing")
+    parser.add_argument("--peak-mib", type=int,
+                        help="with --from-log: the run's peak memory, measured outside")
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = parser.parse_args()
     if args.from_log:
@@ -114,7 +119,8 @@ def main() -> None:
         stats = parse_statistics(text)
         summary = next((line.strip("= ") for line in reversed(text.splitlines())
                         if " passed" in line or " failed" in line), "?")
-        whole = f"Whole run (from a pytest log): `{summary}`.  "
+        memory = f", peak resident memory {args.peak_mib} MiB" if args.peak_mib else ""
+        whole = f"Whole run (from a pytest log): `{summary}`{memory}.  "
         command = (f"`tox -e {'jax' if args.sut == 'jax' else 'py'} -- --hypothesis-profile="
                    f"{args.profile} --hypothesis-show-statistics`, read by `python "
                    f"bench/bench_suite.py --sut {args.sut} --profile {args.profile} --from-log`.")
