@@ -31,9 +31,9 @@ from tests.meta.test_broken_suts import (  # noqa: E402
 _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\):\n\s+- Typical runtimes[^\n]*\n"
                     r"\s+- (\d+) passing(?: examples?)?, (\d+) failing(?: examples?)?,(?: and)? "
                     r"(\d+) invalid")
-def catch(shim: str, prop) -> dict:
+def catch(shim: str, prop, options=()) -> dict:
     started = time.perf_counter()
-    done = run_property(shim, prop, "--hypothesis-show-statistics")
+    done = run_property(shim, prop, "--hypothesis-show-statistics", *options)
     phases = {m.group(1): (float(m.group(2)), sum(map(int, m.group(3, 4, 5))))
               for m in _PHASE.finditer(done.stdout)}
     saved = saved_reproducer(done.stdout)
@@ -60,7 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
-    rows = [catch(shim, prop) for shim, prop in CATCHES]
+    rows = [catch(shim, prop, options) for shim, prop, options in CATCHES]
     body = "\n".join([
         "## Time to find a bug",
         "",
