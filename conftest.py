@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, settings
 
 from oracles import experiment, reproducer
 from oracles.sut import SutError, resolve
-from strategies.program import vocabulary
 
 # The default SUT: the reference implementation, which passes the whole suite.
 DEFAULT_SUT = "refimpl"
@@ -36,12 +35,18 @@ settings.register_profile("ci", max_examples=60, derandomize=True, database=None
                           print_blob=False, **_COMMON)
 settings.register_profile("dev", max_examples=100, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
+# slow: long programs (tests marked `slow` run only under it).
+settings.register_profile("slow", max_examples=100, **_COMMON)
+# catch: the meta-tests' budget for bugs in one construct (tests/meta/test_broken_suts.py).
+settings.register_profile("catch", max_examples=500, derandomize=True, database=None,
+                          print_blob=False, **_COMMON)
 settings.load_profile("dev")
 
 MARKERS = {
     "needs(*features)": "skip unless the SUT supports every named feature "
                         "(see __sut_unsupported__ in SUT_API.md)",
     "meta": "tests of jaxcheck itself: strategies, oracles, broken SUTs it must catch",
+    "slow": "long programs; run only with --hypothesis-profile=slow",
 }
 
 
@@ -76,7 +81,7 @@ def pytest_configure(config):
         raise pytest.UsageError(str(exc)) from None
     from tests import cases
 
-    cases.VOCABULARY = vocabulary(config.jaxcheck_sut.unsupported)
+    cases.set_vocabularies(config.jaxcheck_sut.unsupported)
 
 
 def pytest_report_header(config):
@@ -97,6 +102,8 @@ def reference(pytestconfig):
 
 
 def pytest_runtest_setup(item):
+    if item.get_closest_marker("slow") and item.config.getoption("hypothesis_profile") != "slow":
+        pytest.skip("a slow test: run it with --hypothesis-profile=slow")
     sut = item.config.jaxcheck_sut
     for marker in item.iter_markers("needs"):
         lacking = [f for f in marker.args if not sut.supports(f)]

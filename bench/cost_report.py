@@ -35,7 +35,6 @@ from oracles.tolerance import SLACK_FIXED  # noqa: E402
 
 # The reference line: Griewank and Walther's cheap gradient principle.
 PRINCIPLE = 4.0
-from strategies.program import vocabulary  # noqa: E402
 from tests import cases, test_cost  # noqa: E402
 
 SCALES = (1, 2, 4, 8)
@@ -43,7 +42,7 @@ SCALES = (1, 2, 4, 8)
 
 def ci_works(sut) -> list[cost.Works]:
     """The Works of every program the ci profile draws for the ratio property."""
-    cases.VOCABULARY = vocabulary(sut.unsupported)
+    cases.set_vocabularies(sut.unsupported)
     test_cost.RECORD = []
     try:
         test_cost.test_grad_and_jvp_work_within_constant_factors_of_f(sut=sut)

@@ -25,7 +25,13 @@ CONTRACT = {
 }
 
 # Features an SUT may declare in `__sut_unsupported__` beyond the names above.
-EXTRA_FEATURES = ("integer_pow", "make_jaxpr")
+# while_loop_reverse: reverse-mode differentiation (grad, vjp) through
+# lax.while_loop, whose trip count is unknown until it runs.
+EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse")
+
+# What an alias is known not to offer, declared for it since it cannot declare
+# it itself: JAX raises on reverse mode through while_loop, by design.
+DECLARED = {"jax": frozenset({"while_loop_reverse"})}
 
 
 class SutError(Exception):
@@ -116,7 +122,7 @@ def resolve(name: str) -> Sut:
     """Import the SUT called `name`, prepare it, and check the contract."""
     api = _import(name)
     PREPARE.get(ALIASES.get(name, name), lambda api: None)(api)
-    unsupported = _unsupported(name, api)
+    unsupported = _unsupported(name, api) | DECLARED.get(ALIASES.get(name, name), frozenset())
     missing = missing_names(api, unsupported)
     if missing:
         raise SutError(

@@ -16,7 +16,9 @@ from .transpose import grad, vjp
 from .vmap import vmap
 
 __version__ = "0.1.0"
-__sut_unsupported__ = frozenset()
+# Reverse mode through while_loop is a clear error, as in JAX: its trip count
+# is unknown while tracing, so no tape of iterations can be planned.
+__sut_unsupported__ = frozenset({"while_loop_reverse"})
 __all__ = ["jvp", "vjp", "grad", "vmap", "jit", "make_jaxpr", "numpy", "lax",
            "ConcretizationError", "ShapeError", "UnexpectedTracerError", "IRTypeError",
            "jaxpr_cost"]

@@ -1,18 +1,22 @@
-"""The program IR: straight-line typed programs as plain data.
+"""The program IR: typed programs as plain data, with nested functions for control flow.
 
 A `Program` is what the generator grows, what `render` turns into source,
 and what the NumPy evaluator and the finite-difference oracle run.  It is
 deliberately tiny: named variables with shapes, equations in A-normal form
 (every operand a variable or a float literal), and the outputs.
+
+Control flow, closures and nested transformations are equations too (see
+`constructs.py`): their parameters hold `Block`s, the nested Python
+functions they call.  A block may read variables of the scopes around it;
+those captured variables are also listed among the equation's operands, so
+liveness, renaming and evaluation treat a construct like any operation.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-
-from strategies.opspec import OPS
 
 
 @dataclass(frozen=True)
@@ -23,17 +27,36 @@ class Var:
 
 @dataclass(frozen=True)
 class Eqn:
-    """`out = op(*args, **params)`, rendered in `syntax` ("call" or "operator")."""
+    """`out, *extra = op(*args, **params)`, rendered in `syntax` ("call" or "operator")."""
 
     op: str
     args: tuple  # of Var | float
     params: tuple[tuple[str, object], ...]
     out: Var
     syntax: str
+    extra: tuple[Var, ...] = ()
 
     @property
     def kwargs(self) -> dict:
         return dict(self.params)
+
+    @property
+    def outs(self) -> tuple[Var, ...]:
+        return (self.out, *self.extra)
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        return tuple(v for _, v in self.params if isinstance(v, Block))
+
+
+@dataclass(frozen=True)
+class Block:
+    """A nested function `def name(*params): ...; return outputs` inside a program."""
+
+    name: str
+    params: tuple[Var, ...]
+    eqns: tuple[Eqn, ...]
+    outputs: tuple[Var, ...]
 
 
 @dataclass(frozen=True)
@@ -48,29 +71,103 @@ class Program:
         return "Program:\n" + render_function(self)
 
 
-# Operations whose result switches between two smooth pieces; the
-# finite-difference oracle checks that no perturbed evaluation switches.
-KINKED = {
-    "where": lambda a, b, c, d, cmp: np.greater(a, b) if cmp == "greater" else np.less(a, b),
-    "maximum": lambda x, y: np.greater(x, y),
-}
+def all_eqns(eqns):
+    """Every equation, depth first, including those inside blocks."""
+    for eqn in eqns:
+        yield eqn
+        for block in eqn.blocks:
+            yield from all_eqns(block.eqns)
 
 
-def evaluate(program: Program, inputs, *, switches: list | None = None) -> tuple:
-    """Run `program` in NumPy float64; return its outputs as a tuple of arrays.
+class OutOfDomain(Exception):
+    """A checked evaluation met an operand outside its operation's domain margin."""
+
+
+def evaluate(program: Program, inputs, *, switches: list | None = None,
+             checked: bool = False) -> tuple:
+    """Run `program` in NumPy; return its outputs as a tuple of arrays.
 
     When `switches` is a list, the boolean pattern of every kinked operation
-    is appended to it, so a caller can tell whether two evaluations took the
-    same smooth piece.
+    (and every branch predicate) is appended to it, so a caller can tell
+    whether two evaluations took the same smooth piece.  With `checked`,
+    every operation's domain margin is checked (OutOfDomain otherwise): the
+    generator uses this to find how many loop iterations stay valid.
     """
-    env = {var.name: np.asarray(x, dtype=np.float64) for var, x in zip(program.inputs, inputs)}
+    env = {var.name: np.asarray(x) for var, x in zip(program.inputs, inputs)}
+    return run(program.eqns, program.outputs, env, Run(switches, checked))
 
-    def value(operand):
-        return np.float64(operand) if isinstance(operand, float) else env[operand.name]
 
-    for eqn in program.eqns:
-        args = [value(a) for a in eqn.args]
-        env[eqn.out.name] = OPS[eqn.op].evaluate(args, eqn.kwargs)
-        if switches is not None and eqn.op in KINKED:
-            switches.append(KINKED[eqn.op](*args, **eqn.kwargs))
-    return tuple(env[out.name] for out in program.outputs)
+@dataclass(frozen=True)
+class Run:
+    """What one evaluation records (`switches`) and checks (`checked`)."""
+
+    switches: list | None = None
+    checked: bool = False
+
+
+def operand_value(env: dict, operand):
+    return np.float64(operand) if isinstance(operand, float) else env[operand.name]
+
+
+def run(eqns, outputs, env: dict, how: Run) -> tuple:
+    """Evaluate equations in `env` (updated in place); return the outputs' values."""
+    from strategies.language import LANGUAGE  # the table imports this module
+
+    for eqn in eqns:
+        args = [operand_value(env, a) for a in eqn.args]
+        results = LANGUAGE[eqn.op].run(args, eqn.kwargs, env, how)
+        env.update(zip((v.name for v in eqn.outs), results))
+    return tuple(env[out.name] for out in outputs)
+
+
+def call(block: Block, args, env: dict, how: Run) -> tuple:
+    """Call a block: its parameters bound to `args`, the enclosing `env` visible."""
+    inner = dict(env)
+    inner.update(zip((p.name for p in block.params), args))
+    return run(block.eqns, block.outputs, inner, how)
+
+
+def free_names(block: Block) -> set[str]:
+    """Names a block reads from the scopes around it (its captures)."""
+    defined = {p.name for p in block.params}
+    free = set()
+    for eqn in block.eqns:
+        free |= {a.name for a in eqn.args if isinstance(a, Var)} - defined
+        defined |= {v.name for v in eqn.outs}
+    free |= {v.name for v in block.outputs} - defined
+    return free
+
+
+def rename(eqn: Eqn, names: dict[str, Var]) -> Eqn:
+    """`eqn` with every variable in `names` replaced, inside its blocks too."""
+
+    def sub(operand):
+        return names.get(operand.name, operand) if isinstance(operand, Var) else operand
+
+    def block(b: Block) -> Block:
+        return replace(b, eqns=tuple(rename(e, names) for e in b.eqns),
+                       outputs=tuple(map(sub, b.outputs)))
+
+    params = tuple((k, block(v) if isinstance(v, Block) else v) for k, v in eqn.params)
+    return replace(eqn, args=tuple(map(sub, eqn.args)), params=params, out=sub(eqn.out),
+                   extra=tuple(map(sub, eqn.extra)))
+
+
+def prune(unit, prefix: str = "v"):
+    """`unit` (a Program or Block) without equations no output depends on.
+
+    The remaining results are numbered `prefix`0, 1, ... again, so a shrunk
+    program reads as if it had been written that way.
+    """
+    live = {out.name for out in unit.outputs}
+    kept = []
+    for eqn in reversed(unit.eqns):
+        if any(v.name in live for v in eqn.outs):
+            kept.append(eqn)
+            live.update(a.name for a in eqn.args if isinstance(a, Var))
+    kept.reverse()
+    names: dict[str, Var] = {}
+    for v in (v for eqn in kept for v in eqn.outs):
+        names[v.name] = Var(f"{prefix}{len(names)}", v.shape)
+    return replace(unit, eqns=tuple(rename(e, names) for e in kept),
+                   outputs=tuple(names.get(o.name, o) for o in unit.outputs))

@@ -22,13 +22,11 @@ import numpy as np
 from hypothesis import strategies as st
 
 from strategies.domains import (
-    KINK_MARGIN,
     MAX_DIM,
     MAX_RANK,
-    NONZERO_FLOOR,
-    POSITIVE_FLOOR,
     VALUE_CAP,
 )
+from strategies.ir import Run
 
 # Python float literals a binary operation may take as one operand.
 LITERALS = (2.0, 0.5, -1.5)
@@ -38,14 +36,16 @@ EXPONENTS = (2, 3, 0, 1, -1, -2)
 
 
 class Scope:
-    """The variables a program has defined so far, with their NumPy values.
+    """The variables a program (or a block) has defined so far, with their NumPy values.
 
     A scope holds one environment per input variant: a program drawn for
     `vmap` must be valid at every element of the batch, so every check below
-    must hold in every environment.
+    must hold in every environment.  A block's scope (`child`) also sees the
+    variables around it, and has one environment per situation the block is
+    called in (every batch element, every loop iteration drawn for).
     """
 
-    def __init__(self, variables, envs):
+    def __init__(self, variables, envs, *, prefix="v", depth=0):
         self.vars = list(variables)
         self.envs = list(envs)
         self.used: set[str] = set()
@@ -53,6 +53,40 @@ class Scope:
         # variables, or (mostly, see program.py) the sinks, so that programs
         # consume what they compute instead of leaving it dead.
         self.firsts = self.vars
+        self.prefix = prefix
+        self.depth = depth
+        self.count = 0
+        self.eqns: list = []
+        # For a block's scope: the variables it can capture, whether it is
+        # inside a nested derivative, its name and signature (constructs.py).
+        self.outer: list = []
+        self.in_derivative = False
+        self.in_reverse = False
+        self.block_name = ""
+        self.block_params: tuple = ()
+        self._blocks = [0]  # shared by a program's scopes: block names are unique
+        self.specs: list = []  # the operations and constructs to draw from
+
+    def fresh(self) -> str:
+        """A new variable name: v0, v1, ... in a program; c0, ... or d0, ... in blocks."""
+        self.count += 1
+        return f"{self.prefix}{self.count - 1}"
+
+    def fresh_block(self, kind: str) -> str:
+        """A new function name in the program: true0, body1, g2, ..."""
+        self._blocks[0] += 1
+        return f"{kind}{self._blocks[0] - 1}"
+
+    def child(self, params, envs, *, prefix, derivative=False, reverse=False) -> Scope:
+        """A block's scope: every variable in sight (as captures), then its parameters."""
+        scope = Scope([*self.vars, *params], envs, prefix=prefix, depth=self.depth + 1)
+        scope.used = {v.name for v in self.vars}  # captures are never sinks
+        scope.outer = list(self.vars)
+        scope.in_derivative = self.in_derivative or derivative
+        scope.in_reverse = self.in_reverse or reverse
+        scope._blocks = self._blocks
+        scope.specs = [spec for spec in self.specs if spec.allowed(scope)]
+        return scope
 
     def sinks(self) -> list:
         """Variables no equation uses yet, latest first."""
@@ -66,29 +100,33 @@ class Scope:
         """`predicate(*values)` in every environment."""
         return all(bool(predicate(*(self._value(env, o) for o in operands))) for env in self.envs)
 
-    def results(self, spec, args: Sequence, params: dict) -> list[np.ndarray]:
+    def results(self, spec, args: Sequence, params: dict) -> list[tuple[np.ndarray, ...]]:
+        """Per environment, the tuple of `spec`'s results."""
         with np.errstate(all="ignore"):
-            return [spec.evaluate([self._value(env, a) for a in args], params) for env in self.envs]
+            return [spec.run([self._value(env, a) for a in args], params, env, Run())
+                    for env in self.envs]
 
     def fits(self, spec, args: Sequence, params: dict) -> bool:
-        """True where the result is finite, within VALUE_CAP and of a small shape."""
-        return all(
-            result.ndim <= MAX_RANK
-            and all(d <= MAX_DIM for d in result.shape)
-            and bool(np.all(np.isfinite(result)))
-            and bool(np.all(np.abs(result) <= VALUE_CAP))
-            for result in self.results(spec, args, params)
-        )
+        """True where every result is finite, within VALUE_CAP and of a small shape."""
+        return all(fitting(result) for results in self.results(spec, args, params)
+                   for result in results)
 
-    def define(self, var, spec, args: Sequence, params: dict) -> None:
-        for env, result in zip(self.envs, self.results(spec, args, params)):
-            env[var.name] = result
-        self.vars.append(var)
+    def define(self, outs, per_env, args: Sequence) -> None:
+        """Add the variables `outs`, whose values per environment are `per_env`."""
+        for env, results in zip(self.envs, per_env):
+            env.update(zip((v.name for v in outs), results))
+        self.vars.extend(outs)
         self.used.update(a.name for a in args if not isinstance(a, float))
 
     def partners(self):
         """Second operands of elementwise binary operations: variables, then literals."""
         return self.vars + list(LITERALS)
+
+
+def fitting(value: np.ndarray) -> bool:
+    """Small shape, finite, within VALUE_CAP: what every generated value must be."""
+    return (value.ndim <= MAX_RANK and all(d <= MAX_DIM for d in value.shape)
+            and bool(np.all(np.isfinite(value))) and bool(np.all(np.abs(value) <= VALUE_CAP)))
 
 
 def index(draw, count: int, label: str | None = None) -> int:
@@ -130,49 +168,33 @@ def _broadcasts(*operands) -> bool:
     return len(shape) <= MAX_RANK and all(d <= MAX_DIM for d in shape)
 
 
-def _unary(draw, scope, spec, valid_value: Callable[[np.ndarray], bool]):
+def _in_domain(scope, spec, args, params) -> bool:
+    """The operation's `domain` rule holds for these operands in every environment."""
+    return spec.domain is None or scope.holds(lambda *values: spec.domain(*values, **params),
+                                              *args)
+
+
+def any_operand(draw, scope, spec):
+    """One variable at which `spec` is in its domain."""
+
     def valid(x):
-        return scope.holds(valid_value, x) and scope.fits(spec, (x,), {})
+        return _in_domain(scope, spec, (x,), {}) and scope.fits(spec, (x,), {})
 
     x = pick(draw, scope.firsts, valid)
     return None if x is None else ((x,), {})
 
 
-def any_operand(draw, scope, spec):
-    return _unary(draw, scope, spec, lambda value: True)
-
-
-def positive_operand(draw, scope, spec):
-    return _unary(draw, scope, spec, lambda value: bool(np.all(value >= POSITIVE_FLOOR)))
-
-
-def _pair(draw, scope, spec, valid_values: Callable[[np.ndarray, np.ndarray], bool]):
+def broadcasting_pair(draw, scope, spec):
     """(x, y) with x a variable and y a variable or literal, either way round."""
     options = [(x, y) for x in scope.firsts for y in scope.partners()]
     options += [(y, x) for x, y in options if isinstance(y, float)]
 
     def valid(pair):
-        x, y = pair
-        return (
-            _broadcasts(x, y)
-            and scope.holds(valid_values, x, y)
-            and scope.fits(spec, pair, {})
-        )
+        return (_broadcasts(*pair) and _in_domain(scope, spec, pair, {})
+                and scope.fits(spec, pair, {}))
 
     pair = pick(draw, options, valid)
     return None if pair is None else (pair, {})
-
-
-def broadcasting_pair(draw, scope, spec):
-    return _pair(draw, scope, spec, lambda x, y: True)
-
-
-def divisor_pair(draw, scope, spec):
-    return _pair(draw, scope, spec, lambda x, y: bool(np.all(np.abs(y) >= NONZERO_FLOOR)))
-
-
-def separated_pair(draw, scope, spec):
-    return _pair(draw, scope, spec, lambda x, y: bool(np.all(np.abs(x - y) >= KINK_MARGIN)))
 
 
 def integer_power(draw, scope, spec):
@@ -180,8 +202,7 @@ def integer_power(draw, scope, spec):
 
     def valid(option):
         x, n = option
-        away_from_pole = n >= 0 or scope.holds(lambda v: np.all(np.abs(v) >= NONZERO_FLOOR), x)
-        return away_from_pole and scope.fits(spec, (x,), {"n": n})
+        return _in_domain(scope, spec, (x,), {"n": n}) and scope.fits(spec, (x,), {"n": n})
 
     option = pick(draw, options, valid)
     return None if option is None else ((option[0],), {"n": option[1]})
@@ -308,16 +329,14 @@ def dot_pair(draw, scope, spec):
 def where_operands(draw, scope, spec):
     """`where(a > b, c, d)`: b away from a by KINK_MARGIN, so the predicate is stable."""
 
+    cmp = choose(draw, ["greater", "less"])
+
     def separated(pair):
-        a, b = pair
-        return _broadcasts(a, b) and scope.holds(
-            lambda u, v: np.all(np.abs(u - v) >= KINK_MARGIN), a, b
-        )
+        return _broadcasts(*pair) and _in_domain(scope, spec, (*pair, 0.0, 0.0), {"cmp": cmp})
 
     predicate = pick(draw, [(a, b) for a in scope.firsts for b in scope.partners()], separated)
     if predicate is None:
         return None
-    cmp = choose(draw, ["greater", "less"])
     branches = [(c, d) for c in scope.partners() for d in scope.partners()]
 
     def valid(branch):

@@ -18,13 +18,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from strategies import operands
+from strategies.domains import KINK_MARGIN, NONZERO_FLOOR, POSITIVE_FLOOR, VALUE_CAP
+from strategies.ir import OutOfDomain
 
 CALL = "call"
 OPERATOR = "operator"
 
 
 def _as_array(value) -> np.ndarray:
-    return np.asarray(value, dtype=np.float64)
+    """float64, except that complex values stay complex (the complex-step evaluation
+    of nested derivatives in `constructs.py` runs programs on complex inputs)."""
+    return np.asarray(value) if np.iscomplexobj(value) else np.asarray(value, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,12 @@ class OpSpec:
     * ``build(draw, scope)`` draws operands and parameters that keep the
       operation inside its domain, or returns None where the scope offers none.
     * ``why`` is the one-line reason the operation is in the language.
+    * ``domain(*args, **params)``, where given, is what the operand values
+      must satisfy (with the margins of `domains.py`); builders offer only
+      operands that satisfy it, and loops re-check it at every iteration.
+    * ``kink(*args, **params)``, where given, is the boolean pattern saying
+      which smooth piece the result comes from; finite differences check that
+      no perturbed evaluation switches pieces.
     """
 
     name: str
@@ -46,9 +56,29 @@ class OpSpec:
     operator: str | None
     build: Callable
     why: str
+    domain: Callable[..., bool] | None = None
+    kink: Callable[..., np.ndarray] | None = None
 
     def evaluate(self, args: Sequence, params: dict) -> np.ndarray:
         return _as_array(self.impl(*args, **params))
+
+    def make(self, draw, scope):
+        """Operands and parameters valid in `scope`, or None where it offers none."""
+        return self.build(draw, scope, self)
+
+    def allowed(self, scope) -> bool:
+        return True
+
+    def run(self, args: Sequence, params: dict, env: dict, how) -> tuple[np.ndarray]:
+        """Evaluate, recording the kink pattern and checking the domain as `how` asks."""
+        if how.checked and self.domain and not self.domain(*args, **params):
+            raise OutOfDomain(f"{self.name} outside its domain margin")
+        result = self.evaluate(args, params)
+        if how.checked and not bounded(result):
+            raise OutOfDomain(f"{self.name} result not finite or above VALUE_CAP")
+        if how.switches is not None and self.kink:
+            how.switches.append(self.kink(*args, **params))
+        return (result,)
 
     def render(self, args: Sequence[str], params: dict, syntax: str) -> str:
         template = self.operator if syntax == OPERATOR and self.operator else self.call
@@ -59,9 +89,31 @@ class OpSpec:
         return (CALL, OPERATOR) if self.operator else (CALL,)
 
 
+def bounded(value) -> bool:
+    """Finite and within VALUE_CAP everywhere: what every intermediate value must be."""
+    return bool(np.all(np.isfinite(value)) and np.all(np.abs(value) <= VALUE_CAP))
+
+
+def _positive(x) -> bool:
+    return bool(np.all(np.real(x) >= POSITIVE_FLOOR))
+
+
+def _nonzero(x) -> bool:
+    return bool(np.all(np.abs(np.real(x)) >= NONZERO_FLOOR))
+
+
+def _apart(x, y) -> bool:
+    return bool(np.all(np.abs(np.real(x) - np.real(y)) >= KINK_MARGIN))
+
+
+def _compare(a, b, cmp):
+    """`a > b` or `a < b` on real parts (complex-step values carry a tiny imaginary part)."""
+    return np.greater(np.real(a), np.real(b)) if cmp == "greater" else np.less(np.real(a),
+                                                                              np.real(b))
+
+
 def _where(a, b, c, d, *, cmp):
-    predicate = np.greater(a, b) if cmp == "greater" else np.less(a, b)
-    return np.where(predicate, c, d)
+    return np.where(_compare(a, b, cmp), c, d)
 
 
 def _concatenate(*arrays, axis):
@@ -90,12 +142,12 @@ class _ConcatenateSpec(OpSpec):
         return f"jnp.concatenate([{', '.join(args)}], axis={params['axis']})"
 
 
-def _unary(name, impl, build, why, operator=None):
-    return OpSpec(name, impl, f"jnp.{name}({{0}})", operator, build, why)
+def _unary(name, impl, build, why, operator=None, **rules):
+    return OpSpec(name, impl, f"jnp.{name}({{0}})", operator, build, why, **rules)
 
 
-def _binary(name, impl, build, why, operator=None):
-    return OpSpec(name, impl, f"jnp.{name}({{0}}, {{1}})", operator, build, why)
+def _binary(name, impl, build, why, operator=None, **rules):
+    return OpSpec(name, impl, f"jnp.{name}({{0}}, {{1}})", operator, build, why, **rules)
 
 
 OPS: dict[str, OpSpec] = {
@@ -104,14 +156,16 @@ OPS: dict[str, OpSpec] = {
         _binary("add", np.add, operands.broadcasting_pair, "linear; fan-in", "{0} + {1}"),
         _binary("subtract", np.subtract, operands.broadcasting_pair, "linear", "{0} - {1}"),
         _binary("multiply", np.multiply, operands.broadcasting_pair, "bilinear", "{0} * {1}"),
-        _binary("divide", np.divide, operands.divisor_pair, "pole at 0", "{0} / {1}"),
+        _binary("divide", np.divide, operands.broadcasting_pair, "pole at 0", "{0} / {1}",
+                domain=lambda x, y: _nonzero(y)),
         _unary("negative", np.negative, operands.any_operand, "linear, unary", "-{0}"),
         _unary("sin", np.sin, operands.any_operand, "transcendental"),
         _unary("cos", np.cos, operands.any_operand, "transcendental"),
         _unary("tanh", np.tanh, operands.any_operand, "saturating"),
         _unary("exp", np.exp, operands.any_operand, "grows fast: capped"),
-        _unary("log", np.log, operands.positive_operand, "domain x > 0"),
-        _unary("sqrt", np.sqrt, operands.positive_operand, "domain x >= 0, kink at 0"),
+        _unary("log", np.log, operands.any_operand, "domain x > 0", domain=_positive),
+        _unary("sqrt", np.sqrt, operands.any_operand, "domain x >= 0, kink at 0",
+               domain=_positive),
         OpSpec(
             "integer_pow",
             lambda x, *, n: np.power(x, n),
@@ -119,6 +173,7 @@ OPS: dict[str, OpSpec] = {
             "{0} ** {n}",
             operands.integer_power,
             "Python `**` with an int exponent; negative ones have a pole",
+            domain=lambda x, *, n: n >= 0 or _nonzero(x),
         ),
         OpSpec("sum", np.sum, "jnp.sum({0}, axis={axis})", None, operands.sum_axes,
                "reduction: None, int, negative int or tuple axis"),
@@ -135,8 +190,11 @@ OPS: dict[str, OpSpec] = {
                 "{0} @ {1}"),
         _binary("dot", np.dot, operands.dot_pair, "NumPy dot contraction rules"),
         _WhereSpec("where", _where, "", None, operands.where_operands,
-                   "select: a kink where the predicate flips"),
-        _binary("maximum", np.maximum, operands.separated_pair, "kink where operands tie"),
+                   "select: a kink where the predicate flips",
+                   domain=lambda a, b, c, d, *, cmp: _apart(a, b),
+                   kink=lambda a, b, c, d, *, cmp: _compare(a, b, cmp)),
+        _binary("maximum", np.maximum, operands.broadcasting_pair, "kink where operands tie",
+                domain=_apart, kink=lambda x, y: np.greater(np.real(x), np.real(y))),
         _ConcatenateSpec("concatenate", _concatenate, "", None, operands.concatenable,
                          "several operands, one axis"),
     ]

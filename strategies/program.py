@@ -12,7 +12,6 @@ Examples are in `tests/meta/test_strategies.py`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -21,9 +20,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
-from strategies.ir import Eqn, Program, Var
-from strategies.operands import Scope, choose, index
-from strategies.opspec import FEATURES, OPS
+from strategies.constructs import CONSTRUCTS
+from strategies.ir import Eqn, Program, Var, all_eqns, prune
+from strategies.language import FEATURES, LANGUAGE
+from strategies.operands import Scope, choose, fitting, index
 
 
 class ProgramCase(NamedTuple):
@@ -41,10 +41,10 @@ class ProgramCase(NamedTuple):
 
 def vocabulary(unsupported=frozenset(), *, only=None) -> tuple[str, ...]:
     """Operation names to generate from: `only` (default all), minus what an SUT lacks."""
-    names = tuple(OPS) if only is None else tuple(only)
-    unknown = [name for name in names if name not in OPS]
+    names = tuple(LANGUAGE) if only is None else tuple(only)
+    unknown = [name for name in names if name not in LANGUAGE]
     if unknown:
-        raise InvalidArgument(f"ops={unknown!r} are not operations; choose from {list(OPS)}")
+        raise InvalidArgument(f"ops={unknown!r} are not operations; choose from {list(LANGUAGE)}")
     return tuple(name for name in names if not FEATURES[name] & set(unsupported))
 
 
@@ -70,7 +70,7 @@ def programs(
     min_eqns=1,
     max_eqns=30,
     max_outputs=2,
-    ops=tuple(OPS),
+    ops=tuple(LANGUAGE),
     input_shapes=None,
     variants=1,
 ) -> ProgramCase:
@@ -79,8 +79,9 @@ def programs(
     * `min_inputs..max_inputs` inputs (default 1-3), shapes of rank 0-3 and
       dims 1-5 from one pool of sizes, unless `input_shapes` (a strategy of
       tuples of shapes) says otherwise;
-    * `min_eqns..max_eqns` equations (default 1-30) over `ops` (default all),
-      each in call or operator syntax;
+    * `min_eqns..max_eqns` equations (default 1-30) over `ops` (default the
+      whole language: operations and constructs), each in call or operator
+      syntax; a construct's blocks hold up to a few equations more;
     * 1-`max_outputs` outputs (default 1-2); the first is the last equation;
     * `variants` input sets (default 1) at which the program is valid; with
       more than one, each input is drawn shared or varying (one at least
@@ -90,7 +91,7 @@ def programs(
     equation using the first operation of `ops` on it.
     """
     _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants)
-    specs = [OPS[name] for name in vocabulary(only=ops)]
+    specs = [LANGUAGE[name] for name in vocabulary(only=ops)]
     count = draw(st.integers(min_inputs, max_inputs), label="inputs")
     if input_shapes is None:
         arg_shapes = draw(shapes.input_shapes(count), label="input shapes").shapes
@@ -101,16 +102,14 @@ def programs(
     names = [f"x{i}" for i in range(len(arg_shapes))]
     scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
                   [dict(zip(names, args)) for args in sets])
+    scope.specs = specs
     length = draw(st.integers(min_eqns, max_eqns), label="equations")
-    eqns = []
-    for _ in range(length):
-        eqn = _draw_eqn(draw, scope, specs, f"v{len(eqns)}")
-        if eqn is None:
-            break
-        eqns.append(eqn)
+    eqns = draw_eqns(draw, scope, length)
     outputs = _draw_outputs(draw, scope, eqns, max_outputs)
     program = prune(Program(tuple(scope.vars[: len(names)]), tuple(eqns), outputs))
     event(f"equations: {_bucket(len(program.eqns))}")
+    for eqn in all_eqns(program.eqns):
+        event(f"op: {eqn.op}")
     return ProgramCase(program, sets[0], sets, shared)
 
 
@@ -133,8 +132,27 @@ def _draw_variants(draw, arg_shapes, shared, variants):
     return (first, *rest)
 
 
-def _draw_eqn(draw, scope: Scope, specs, name: str) -> Eqn | None:
-    """The first operation, from a drawn start, that can be applied in `scope`.
+# One equation in this many is a construct (when the vocabulary has any).  A
+# construct holds blocks of several equations and costs JAX a compilation of
+# its own, so fewer would be faster; but a bug in one construct's rule must
+# turn up within the ci budget of 60 examples (tests/meta/test_broken_suts.py),
+# and at one in eight it did not.
+CONSTRUCT_ODDS = 3
+
+
+def draw_eqns(draw, scope: Scope, length: int) -> list[Eqn]:
+    """Up to `length` equations valid in `scope` (fewer if it runs out of options)."""
+    eqns = []
+    for _ in range(length):
+        eqn = _draw_eqn(draw, scope)
+        if eqn is None:
+            break
+        eqns.append(eqn)
+    return eqns
+
+
+def _draw_eqn(draw, scope: Scope) -> Eqn | None:
+    """The first operation or construct, from a drawn start, that can be applied in `scope`.
 
     Three times in four the first operand is a sink (a value nothing uses
     yet): programs then consume what they compute, and few equations end up
@@ -142,46 +160,35 @@ def _draw_eqn(draw, scope: Scope, specs, name: str) -> Eqn | None:
     """
     to_sinks = draw(st.integers(0, 3), label="first operand from sinks") > 0
     scope.firsts = (scope.sinks() or scope.vars) if to_sinks else scope.vars
-    start = index(draw, len(specs), label="operation")
-    for k in range(len(specs)):
-        spec = specs[(start + k) % len(specs)]
-        built = spec.build(draw, scope, spec)
+    constructs = [spec for spec in scope.specs if spec.name in CONSTRUCTS]
+    operations = [spec for spec in scope.specs if spec.name not in CONSTRUCTS]
+    odds = draw(st.integers(1, CONSTRUCT_ODDS), label="construct first")  # shrinks to 1: an op
+    if constructs and odds == CONSTRUCT_ODDS:
+        operations, constructs = constructs, operations
+    start = index(draw, len(operations) or 1, label="operation")
+    candidates = operations[start:] + operations[:start] + constructs
+    for spec in candidates:
+        built = spec.make(draw, scope)
         if built is None:
             continue
         args, params = built
-        out = Var(name, scope.results(spec, args, params)[0].shape)
-        scope.define(out, spec, args, params)
+        per_env = scope.results(spec, args, params)
+        if not all(fitting(result) for results in per_env for result in results):
+            continue
+        outs = tuple(Var(scope.fresh(), result.shape) for result in per_env[0])
+        scope.define(outs, per_env, args)
         syntax = choose(draw, spec.syntaxes, label="syntax")
-        event(f"op: {spec.name}")
-        return Eqn(spec.name, tuple(args), tuple(params.items()), out, syntax)
+        return Eqn(spec.name, tuple(args), tuple(params.items()), outs[0], syntax, outs[1:])
     return None
 
 
 def _draw_outputs(draw, scope: Scope, eqns, max_outputs: int) -> tuple[Var, ...]:
     """The last result, then other results, unused ones (sinks) first."""
-    results = [eqn.out for eqn in eqns] or scope.vars
+    results = [v for eqn in eqns for v in eqn.outs] or scope.vars
     count = draw(st.integers(1, max_outputs), label="outputs")
     sinks = [v for v in scope.sinks() if v in results and v != results[-1]]
     others = sinks + [v for v in results[::-1] if v not in sinks]
     return (results[-1], *(choose(draw, others, label="output") for _ in range(count - 1)))
-
-
-def prune(program: Program) -> Program:
-    """Drop equations no output depends on, and number the rest v0, v1, ... again."""
-    live = {out.name for out in program.outputs}
-    kept = []
-    for eqn in reversed(program.eqns):
-        if eqn.out.name in live:
-            kept.append(eqn)
-            live.update(a.name for a in eqn.args if isinstance(a, Var))
-    renamed = {eqn.out.name: Var(f"v{i}", eqn.out.shape) for i, eqn in enumerate(reversed(kept))}
-
-    def rename(operand):
-        return renamed.get(operand.name, operand) if isinstance(operand, Var) else operand
-
-    eqns = tuple(replace(eqn, args=tuple(map(rename, eqn.args)), out=renamed[eqn.out.name])
-                 for eqn in reversed(kept))
-    return Program(program.inputs, eqns, tuple(map(rename, program.outputs)))
 
 
 def _bucket(n: int) -> str:

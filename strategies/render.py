@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.ir import Program, Var
-from strategies.opspec import OPS
+from strategies.constructs import CONSTRUCTS
+from strategies.ir import Block, Eqn, Program, Var
+from strategies.language import LANGUAGE
 
 PRELUDE = "import numpy as np\n\njnp = sut.numpy\n"
 
@@ -21,13 +22,36 @@ def operand_source(operand) -> str:
 
 def render_function(program: Program, name: str = "f") -> str:
     """`def f(x0, ...): ...` with one line per equation; one output is returned bare."""
-    params = ", ".join(var.name for var in program.inputs)
-    lines = [f"def {name}({params}):"]
-    for eqn in program.eqns:
-        args = [operand_source(a) for a in eqn.args]
-        lines.append(f"    {eqn.out.name} = {OPS[eqn.op].render(args, eqn.kwargs, eqn.syntax)}")
-    lines.append(f"    return {', '.join(out.name for out in program.outputs)}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(_function(name, [v.name for v in program.inputs], program.eqns,
+                               program.outputs, "")) + "\n"
+
+
+def _function(name: str, params: list[str], eqns, outputs, indent: str) -> list[str]:
+    lines = [f"{indent}def {name}({', '.join(params)}):"]
+    for eqn in eqns:
+        lines += _equation(eqn, indent + "    ")
+    lines.append(f"{indent}    return {', '.join(out.name for out in outputs)}")
+    return lines
+
+
+def _block(block: Block, indent: str) -> list[str]:
+    """A nested def; a while_loop body takes its (counter, value) carry packed."""
+    params = [p.name for p in block.params]
+    if block.name.startswith("body") and params[0] == "count":
+        lines = _function(block.name, ["carry"], block.eqns, block.outputs, indent)
+        return [lines[0], f"{indent}    {', '.join(params)} = carry", *lines[1:]]
+    return _function(block.name, params, block.eqns, block.outputs, indent)
+
+
+def _equation(eqn: Eqn, indent: str) -> list[str]:
+    """The lines of one equation: a construct's blocks, then the assignment."""
+    spec = LANGUAGE[eqn.op]
+    args = [operand_source(a) for a in eqn.args]
+    targets = ", ".join(v.name for v in eqn.outs)
+    if eqn.op in CONSTRUCTS:
+        lines = [line for block in eqn.blocks for line in _block(block, indent)]
+        return [*lines, f"{indent}{targets} = {spec.expression(args[: spec.arity], eqn.kwargs)}"]
+    return [f"{indent}{targets} = {spec.render(args, eqn.kwargs, eqn.syntax)}"]
 
 
 def array_literal(value) -> str:

@@ -53,10 +53,18 @@ class InputShapes(NamedTuple):
     shapes: tuple[tuple[int, ...], ...]
 
 
+# One program in this many may have zero-size dimensions (a 0 joins the pool
+# of sizes): enough to hold every operation to its empty-array behaviour,
+# rare enough that most programs compute on real values.
+EMPTY_ODDS = 16
+
+
 @st.composite
-def input_shapes(draw, count, *, min_rank=0, max_rank=3, min_dim=1, max_dim=5, pool_size=2):
+def input_shapes(draw, count, *, min_rank=0, max_rank=3, min_dim=1, max_dim=5, pool_size=2,
+                 allow_empty=False):
     """`count` shapes whose dims all come from one drawn pool of `pool_size` sizes.
 
+    With `allow_empty`, one program in `EMPTY_ODDS` also has 0 in its pool.
     Examples shrink towards rank-0 shapes and a pool of the smallest sizes.
     """
     check_type("count", count, int)
@@ -67,6 +75,8 @@ def input_shapes(draw, count, *, min_rank=0, max_rank=3, min_dim=1, max_dim=5, p
         raise InvalidArgument(f"count={count} and pool_size={pool_size} must be >= 0 and >= 1")
     sizes = st.integers(min_dim, max_dim)
     pool = tuple(draw(st.lists(sizes, min_size=1, max_size=pool_size, unique=True)))
+    if allow_empty and draw(st.integers(1, EMPTY_ODDS), label="zero-size dims") == EMPTY_ODDS:
+        pool += (0,)
 
     def one(i):
         rank = draw(st.integers(min_rank, max_rank), label=f"rank x{i}")

@@ -1,8 +1,10 @@
 """The drawn examples the properties share: programs plus what each transformation needs.
 
 Programs come from `strategies.program.programs` over `VOCABULARY`, the
-operations the SUT supports (conftest sets it from `__sut_unsupported__`
-before any test runs; `st.deferred` reads it when drawing).
+operations and constructs the SUT supports, or `REVERSE_VOCABULARY`, those
+it can also differentiate in reverse mode (conftest sets both from
+`__sut_unsupported__` before any test runs; `st.deferred` reads them when
+drawing).
 """
 
 from __future__ import annotations
@@ -13,11 +15,20 @@ import numpy as np
 from hypothesis import strategies as st
 
 from strategies.inputs import directions
+from strategies.language import LANGUAGE, REVERSE_FEATURES
 from strategies.operands import choose, index
-from strategies.opspec import OPS
-from strategies.program import ProgramCase, programs
+from strategies.program import ProgramCase, programs, vocabulary
 
-VOCABULARY: tuple[str, ...] = tuple(OPS)
+VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)
+REVERSE_VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)
+
+
+def set_vocabularies(unsupported) -> None:
+    """What to generate for an SUT that declares `unsupported` features."""
+    global VOCABULARY, REVERSE_VOCABULARY
+    VOCABULARY = vocabulary(unsupported)
+    REVERSE_VOCABULARY = tuple(name for name in VOCABULARY
+                               if not REVERSE_FEATURES.get(name, frozenset()) & set(unsupported))
 
 # Operations that act elementwise (with broadcasting) and so accept inputs of
 # any shape: a program over these can be called again on bigger inputs.
@@ -25,9 +36,11 @@ ELEMENTWISE = ("add", "subtract", "multiply", "divide", "negative", "sin", "cos"
                "exp", "log", "sqrt", "integer_pow", "where", "maximum")
 
 
-def program_cases(**options) -> st.SearchStrategy[ProgramCase]:
-    """`programs(**options)` over the SUT's vocabulary."""
-    return st.deferred(lambda: programs(ops=VOCABULARY, **options))
+def program_cases(*, reverse=False, **options) -> st.SearchStrategy[ProgramCase]:
+    """`programs(**options)` over the SUT's vocabulary (`reverse`: one it can also
+    differentiate in reverse mode)."""
+    return st.deferred(lambda: programs(ops=REVERSE_VOCABULARY if reverse else VOCABULARY,
+                                        **options))
 
 
 def input_shapes_of(case: ProgramCase):
@@ -44,8 +57,8 @@ class JvpCase(NamedTuple):
 
 
 @st.composite
-def jvp_cases(draw) -> JvpCase:
-    case = draw(program_cases())
+def jvp_cases(draw, **options) -> JvpCase:
+    case = draw(program_cases(**options))
     return JvpCase(case, draw(directions(input_shapes_of(case)), label="tangents"))
 
 
@@ -69,8 +82,8 @@ def argnums(draw, count: int):
 
 
 @st.composite
-def grad_cases(draw) -> GradCase:
-    case = draw(program_cases())
+def grad_cases(draw, *, reverse=True, **options) -> GradCase:
+    case = draw(program_cases(reverse=reverse, **options))
     nums = draw(argnums(len(case.args)), label="argnums")
     chosen = nums if isinstance(nums, tuple) else (nums,)
     weights = draw(directions(output_shapes_of(case)), label="loss weights")
@@ -86,7 +99,7 @@ class VjpCase(NamedTuple):
 
 @st.composite
 def vjp_cases(draw) -> VjpCase:
-    case = draw(program_cases())
+    case = draw(program_cases(reverse=True))
     cotangents = draw(directions(output_shapes_of(case)), label="cotangents")
     return VjpCase(case, cotangents, draw(directions(input_shapes_of(case)), label="directions"))
 

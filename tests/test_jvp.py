@@ -22,6 +22,12 @@ def jvp_experiment(drawn):
 @pytest.mark.needs("jvp")
 @given(drawn=jvp_cases())
 def test_jvp_matches_finite_differences_and_reference(sut, reference, drawn):
+    check_jvp(sut, reference, drawn)
+
+
+def check_jvp(sut, reference, drawn):
+    """jvp's primal and tangent against finite differences and the reference."""
+    __tracebackhide__ = True
     case, tangents = drawn
     exp = jvp_experiment(drawn)
     primal = evaluate(case.program, case.args)

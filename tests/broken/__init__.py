@@ -27,3 +27,5 @@ def numpy_with(**overrides) -> SimpleNamespace:
 # What every shim re-exports unchanged unless it overrides it.
 jvp, vjp, grad, vmap, jit, lax = jax.jvp, jax.vjp, jax.grad, jax.vmap, jax.jit, jax.lax
 __version__ = f"jax {jax.__version__}, deliberately broken"
+# JAX refuses reverse mode through while_loop; a shim over it says so.
+__sut_unsupported__ = frozenset({"while_loop_reverse"})

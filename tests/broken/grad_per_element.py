@@ -11,7 +11,16 @@ and the value properties pass it.
 
 import jax
 
-from tests.broken import __version__, jit, jvp, lax, numpy_with, vjp, vmap  # noqa: F401
+from tests.broken import (  # noqa: F401
+    __sut_unsupported__,
+    __version__,
+    jit,
+    jvp,
+    lax,
+    numpy_with,
+    vjp,
+    vmap,
+)
 
 numpy = numpy_with()
 make_jaxpr = jax.make_jaxpr

@@ -16,7 +16,16 @@ import jax
 import jax.numpy as jnp
 from jax.extend.core import Literal
 
-from tests.broken import __version__, jit, jvp, lax, numpy_with, vjp, vmap  # noqa: F401
+from tests.broken import (  # noqa: F401
+    __sut_unsupported__,
+    __version__,
+    jit,
+    jvp,
+    lax,
+    numpy_with,
+    vjp,
+    vmap,
+)
 
 numpy = numpy_with()
 make_jaxpr = jax.make_jaxpr

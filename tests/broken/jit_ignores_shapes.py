@@ -2,7 +2,16 @@
 
 import jax
 
-from tests.broken import __version__, grad, jvp, lax, numpy_with, vjp, vmap  # noqa: F401
+from tests.broken import (  # noqa: F401
+    __sut_unsupported__,
+    __version__,
+    grad,
+    jvp,
+    lax,
+    numpy_with,
+    vjp,
+    vmap,
+)
 
 numpy = numpy_with()
 

@@ -6,7 +6,7 @@ runs each attempt in microseconds, so the meta-test shrinks in seconds.
 """
 
 import refimpl
-from refimpl import grad, jit, jvp, lax, numpy, vjp  # noqa: F401
+from refimpl import __sut_unsupported__, grad, jit, jvp, lax, numpy, vjp  # noqa: F401
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 

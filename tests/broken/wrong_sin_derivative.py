@@ -3,7 +3,17 @@
 import jax
 import jax.numpy as jnp
 
-from tests.broken import __version__, grad, jit, jvp, lax, numpy_with, vjp, vmap  # noqa: F401
+from tests.broken import (  # noqa: F401
+    __sut_unsupported__,
+    __version__,
+    grad,
+    jit,
+    jvp,
+    lax,
+    numpy_with,
+    vjp,
+    vmap,
+)
 
 
 @jax.custom_jvp

@@ -1,0 +1,25 @@
+"""The whole language of generated programs: operations and constructs, by name.
+
+`OPS` (opspec.py) are the array operations; `CONSTRUCTS` (constructs.py) are
+control flow, closures and nested transformations, whose equations hold
+blocks.  Both kinds offer `build`, `run` and `allowed`, so the generator and
+the evaluator treat them alike; rendering differs (constructs define their
+blocks first).  `FEATURES` says which SUT features each needs, for
+`__sut_unsupported__`.
+"""
+
+from __future__ import annotations
+
+from strategies.constructs import CONSTRUCTS
+from strategies.opspec import FEATURES as OP_FEATURES
+from strategies.opspec import OPS
+
+LANGUAGE = {**OPS, **CONSTRUCTS}
+
+FEATURES: dict[str, frozenset[str]] = {
+    **OP_FEATURES, **{name: row.features for name, row in CONSTRUCTS.items()}}
+
+# Constructs an SUT may be unable to differentiate in reverse mode; a program
+# using one is kept out of grad/vjp properties when the SUT declares
+# "while_loop_reverse" unsupported (JAX and refimpl both do).
+REVERSE_FEATURES: dict[str, frozenset[str]] = {"while_loop": frozenset({"while_loop_reverse"})}
