@@ -29,7 +29,6 @@ shows broken SUTs failing them; `bench/cost_report.py` draws the picture.
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from typing import NamedTuple
@@ -265,27 +264,34 @@ def assert_bounded(name: str, transformed: int, forward: int, factor: float, sla
 
 # ----------------------------------------------------------------------------- timing fallback
 
-def median_seconds(fun, args, repeats: int) -> float:
-    fun(*args)  # warm-up: caches, compilation
-    times = []
+def fastest_seconds(calls, repeats: int) -> list[float]:
+    """For each `(fun, args)`, the fastest of `repeats` timed runs, taken in turns.
+
+    Runs alternate between the calls, so a burst of load on a shared machine
+    slows both sizes alike; the fastest run is the one least disturbed
+    (timeit's advice), which is what a growth ratio should compare.
+    """
+    for fun, args in calls:
+        fun(*args)  # warm-up: caches, compilation
+    best = [float("inf")] * len(calls)
     for _ in range(repeats):
-        start = time.perf_counter()
-        np.asarray(fun(*args))
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for k, (fun, args) in enumerate(calls):
+            start = time.perf_counter()
+            np.asarray(fun(*args))
+            best[k] = min(best[k], time.perf_counter() - start)
+    return best
 
 
 def timed_growth(sut, family_name: str, factor: int, repeats: int) -> Growth:
-    """Median seconds of grad at the family's `timed_n` and factor times it, in this process."""
+    """Fastest seconds of grad at the family's `timed_n` and factor times it, in this process."""
     family = FAMILIES[family_name]
     n = family.timed_n
-    seconds = []
-    for size in (n, factor * n):
-        fun = load(family_source(family, size), sut.api, "grad_loss")
-        seconds.append(median_seconds(fun, family.inputs(size), repeats))
     sizes = (n, factor * n)
+    calls = [(load(family_source(family, size), sut.api, "grad_loss"), family.inputs(size))
+             for size in sizes]
+    seconds = fastest_seconds(calls, repeats)
     return Growth(family_name, family.meaning, sizes, (float(n), float(factor * n)), tuple(seconds),
-                  "median seconds of grad loss", "n")
+                  "fastest seconds of grad loss", "n")
 
 
 # ----------------------------------------------------------------------------- tracing

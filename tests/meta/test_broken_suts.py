@@ -71,8 +71,10 @@ def run_property(shim: str, prop, *options: str) -> subprocess.CompletedProcess:
 
 
 def saved_reproducer(output: str) -> Path | None:
-    match = _SAVED.search(output)
-    return Path(match.group(1)) if match else None
+    """The smallest reproducer the run saved (one per distinct bug Hypothesis found)."""
+    paths = [Path(p) for p in _SAVED.findall(output)]
+    return min(paths, key=lambda p: equations_in(p.read_text()) if p.exists() else 1 << 30,
+               default=None)
 
 
 def equations_in(script: str) -> int:
