@@ -112,20 +112,11 @@ def pytest_runtest_setup(item):
                         "(__sut_unsupported__)")
 
 
-def _reproducers(exc: BaseException):
-    """Every reproducer in a failure: Hypothesis reports distinct bugs as a group."""
-    found = None if hasattr(exc, "exceptions") else reproducer.find(exc)
-    if found:
-        yield found
-    for inner in getattr(exc, "exceptions", ()):
-        yield from _reproducers(inner)
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
     if report.failed and call.excinfo is not None:
-        for text in _reproducers(call.excinfo.value):
+        for text in reproducer.find_all(call.excinfo.value):
             path = reproducer.save(text, item.name, item.config.invocation_params.dir)
             report.sections.append(("jaxcheck reproducer", f"saved to {path}\n"
                                                             f"run it with: python {path}"))

@@ -137,16 +137,20 @@ def attached(build: Callable[[], str]):
         raise
 
 
-def find(exc: BaseException) -> str | None:
-    """The reproducer attached to `exc` (or to an exception in its group), if any."""
+def find_all(exc: BaseException):
+    """Every reproducer attached to `exc` or to the exceptions in its group
+    (Hypothesis reports distinct bugs as a group)."""
     for note in getattr(exc, "__notes__", ()):
         if note.startswith(HEADER):
-            return note
+            yield note
+            break
     for inner in getattr(exc, "exceptions", ()):
-        found = find(inner)
-        if found:
-            return found
-    return None
+        yield from find_all(inner)
+
+
+def find(exc: BaseException) -> str | None:
+    """The first reproducer attached to `exc` (or to an exception in its group), if any."""
+    return next(find_all(exc), None)
 
 
 def save(text: str, test_name: str, directory: Path) -> Path:

@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
 from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune
 from strategies.operands import choose, pick
+from strategies.opspec import compare
 
 # Equations in a block (drawn 0..this; shrinks to 0, a block returning its parameter).
 MAX_BLOCK_EQNS = 4
@@ -62,9 +63,11 @@ class Construct:
     * ``expression(names, params)`` -> the source of the call, given the
       rendered operands; the blocks in ``params`` are defined just before it.
     * ``derivative``: evaluated by the complex step, so not nestable in itself.
-    * ``forward_only``: never inside a nested `grad` (an SUT may refuse reverse
-      mode through it, as JAX does for while_loop; `test_grad_through_while_loop`
-      holds an SUT that offers it to account).
+    * ``reverse_feature``: the SUT feature reverse mode through it needs, where
+      an SUT may refuse it (JAX does for while_loop).  Such a construct is never
+      put inside a nested `grad`, and reverse-mode properties leave it out for
+      an SUT that declares the feature unsupported (`language.REVERSE_FEATURES`);
+      `test_grad_through_while_loop` holds an SUT that offers it to account.
     """
 
     name: str
@@ -75,7 +78,7 @@ class Construct:
     features: frozenset[str]
     why: str
     derivative: bool = False
-    forward_only: bool = False
+    reverse_feature: str | None = None
     syntaxes = ("call",)
 
     def make(self, draw, scope):
@@ -88,7 +91,7 @@ class Construct:
 
     def allowed(self, scope) -> bool:
         return (scope.depth < MAX_DEPTH and not (self.derivative and scope.in_derivative)
-                and not (self.forward_only and scope.in_reverse))
+                and not (self.reverse_feature and scope.in_reverse))
 
 
 # -- growing blocks ----------------------------------------------------------
@@ -121,10 +124,10 @@ def _latest(child, shape) -> Var:
     return next(v for v in _own(child) if v.shape == shape)
 
 
-def _close(child, outputs) -> tuple[Block, list[Var]]:
+def _close(child, outputs, *, packed=False) -> tuple[Block, list[Var]]:
     """The finished block (dead equations pruned) and the outer variables it captures."""
     block = prune(Block(child.block_name, tuple(child.block_params), tuple(child.eqns),
-                        tuple(outputs)), prefix=child.prefix)
+                        tuple(outputs), packed), prefix=child.prefix)
     outer = {v.name: v for v in child.outer}
     return block, [outer[name] for name in sorted(free_names(block)) if name in outer]
 
@@ -159,10 +162,6 @@ def _event(name: str, scope) -> None:
 
 
 # -- cond --------------------------------------------------------------------
-
-def _compare(total, threshold, cmp):
-    return (np.real(total) > threshold) if cmp == "greater" else (np.real(total) < threshold)
-
 
 def _predicate(draw, scope):
     """(p, cmp, t): `sum(p) cmp t`, with sum(p) at least KINK_MARGIN from t everywhere."""
@@ -199,7 +198,7 @@ def evaluate_cond(operands, params, env, how: Run):
     total = np.sum(p)
     if how.checked and abs(float(np.real(total)) - params["threshold"]) < KINK_MARGIN:
         raise OutOfDomain("cond predicate within KINK_MARGIN of its threshold")
-    taken = bool(_compare(total, params["threshold"], params["cmp"]))
+    taken = bool(compare(total, params["threshold"], params["cmp"]))
     if how.switches is not None:
         how.switches.append(np.array(taken))
     return call(params["true"] if taken else params["false"], [x], env, how)
@@ -241,7 +240,7 @@ def _loop(draw, scope, kind: str, hidden: str):
     if kind == "while_loop":  # the counter goes up by one; the carry is (counter, value)
         step = Eqn("add", (child.block_params[0], 1.0), (), Var(child.fresh(), ()), "operator")
         child.eqns.append(step)
-        block, captured = _close(child, [step.out, result])
+        block, captured = _close(child, [step.out, result], packed=True)
     else:
         block, captured = _close(child, [result])
     return x, _valid_trips(block, scope, x.name, trips), block, captured
@@ -423,7 +422,7 @@ CONSTRUCTS: dict[str, Construct] = {
                   frozenset({"fori_loop"}), "static trip count 0-5: reverse mode through it"),
         Construct("while_loop", 1, build_while_loop, evaluate_while_loop, while_source,
                   frozenset({"while_loop"}), "terminates by a counter in a pytree carry",
-                  forward_only=True),
+                  reverse_feature="while_loop_reverse"),
         Construct("scan", 2, build_scan, evaluate_scan, scan_source, frozenset({"scan"}),
                   "carry plus stacked per-step outputs; reverse pass runs backwards"),
         Construct("closure", 1, build_closure, evaluate_closure, lambda n, p: f"{p['fn'].name}"

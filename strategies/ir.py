@@ -51,12 +51,16 @@ class Eqn:
 
 @dataclass(frozen=True)
 class Block:
-    """A nested function `def name(*params): ...; return outputs` inside a program."""
+    """A nested function `def name(*params): ...; return outputs` inside a program.
+
+    A `packed` block takes its parameters as one tuple (a while_loop carry).
+    """
 
     name: str
     params: tuple[Var, ...]
     eqns: tuple[Eqn, ...]
     outputs: tuple[Var, ...]
+    packed: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,10 @@ LANGUAGE = {**OPS, **CONSTRUCTS}
 FEATURES: dict[str, frozenset[str]] = {
     **OP_FEATURES, **{name: row.features for name, row in CONSTRUCTS.items()}}
 
-# Constructs an SUT may be unable to differentiate in reverse mode; a program
-# using one is kept out of grad/vjp properties when the SUT declares
-# "while_loop_reverse" unsupported (JAX and refimpl both do).
-REVERSE_FEATURES: dict[str, frozenset[str]] = {"while_loop": frozenset({"while_loop_reverse"})}
+# Constructs an SUT may be unable to differentiate in reverse mode, with the
+# feature that names it; a program using one is kept out of grad/vjp
+# properties when the SUT declares that feature unsupported (JAX and refimpl
+# both declare "while_loop_reverse").
+REVERSE_FEATURES: dict[str, frozenset[str]] = {
+    name: frozenset({row.reverse_feature}) for name, row in CONSTRUCTS.items()
+    if row.reverse_feature}

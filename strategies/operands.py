@@ -123,10 +123,14 @@ class Scope:
         return self.vars + list(LITERALS)
 
 
+def bounded(value) -> bool:
+    """Finite and within VALUE_CAP everywhere: what every intermediate value must be."""
+    return bool(np.all(np.isfinite(value)) and np.all(np.abs(value) <= VALUE_CAP))
+
+
 def fitting(value: np.ndarray) -> bool:
-    """Small shape, finite, within VALUE_CAP: what every generated value must be."""
-    return (value.ndim <= MAX_RANK and all(d <= MAX_DIM for d in value.shape)
-            and bool(np.all(np.isfinite(value))) and bool(np.all(np.abs(value) <= VALUE_CAP)))
+    """Small shape and `bounded`: what every generated value must be."""
+    return value.ndim <= MAX_RANK and all(d <= MAX_DIM for d in value.shape) and bounded(value)
 
 
 def index(draw, count: int, label: str | None = None) -> int:

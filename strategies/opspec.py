@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from strategies import operands
-from strategies.domains import KINK_MARGIN, NONZERO_FLOOR, POSITIVE_FLOOR, VALUE_CAP
+from strategies.domains import KINK_MARGIN, NONZERO_FLOOR, POSITIVE_FLOOR
 from strategies.ir import OutOfDomain
 
 CALL = "call"
@@ -74,7 +74,7 @@ class OpSpec:
         if how.checked and self.domain and not self.domain(*args, **params):
             raise OutOfDomain(f"{self.name} outside its domain margin")
         result = self.evaluate(args, params)
-        if how.checked and not bounded(result):
+        if how.checked and not operands.bounded(result):
             raise OutOfDomain(f"{self.name} result not finite or above VALUE_CAP")
         if how.switches is not None and self.kink:
             how.switches.append(self.kink(*args, **params))
@@ -89,11 +89,6 @@ class OpSpec:
         return (CALL, OPERATOR) if self.operator else (CALL,)
 
 
-def bounded(value) -> bool:
-    """Finite and within VALUE_CAP everywhere: what every intermediate value must be."""
-    return bool(np.all(np.isfinite(value)) and np.all(np.abs(value) <= VALUE_CAP))
-
-
 def _positive(x) -> bool:
     return bool(np.all(np.real(x) >= POSITIVE_FLOOR))
 
@@ -106,14 +101,14 @@ def _apart(x, y) -> bool:
     return bool(np.all(np.abs(np.real(x) - np.real(y)) >= KINK_MARGIN))
 
 
-def _compare(a, b, cmp):
+def compare(a, b, cmp):
     """`a > b` or `a < b` on real parts (complex-step values carry a tiny imaginary part)."""
     return np.greater(np.real(a), np.real(b)) if cmp == "greater" else np.less(np.real(a),
                                                                               np.real(b))
 
 
 def _where(a, b, c, d, *, cmp):
-    return np.where(_compare(a, b, cmp), c, d)
+    return np.where(compare(a, b, cmp), c, d)
 
 
 def _concatenate(*arrays, axis):
@@ -192,9 +187,9 @@ OPS: dict[str, OpSpec] = {
         _WhereSpec("where", _where, "", None, operands.where_operands,
                    "select: a kink where the predicate flips",
                    domain=lambda a, b, c, d, *, cmp: _apart(a, b),
-                   kink=lambda a, b, c, d, *, cmp: _compare(a, b, cmp)),
+                   kink=lambda a, b, c, d, *, cmp: compare(a, b, cmp)),
         _binary("maximum", np.maximum, operands.broadcasting_pair, "kink where operands tie",
-                domain=_apart, kink=lambda x, y: np.greater(np.real(x), np.real(y))),
+                domain=_apart, kink=lambda x, y: compare(x, y, "greater")),
         _ConcatenateSpec("concatenate", _concatenate, "", None, operands.concatenable,
                          "several operands, one axis"),
     ]

@@ -35,9 +35,9 @@ def _function(name: str, params: list[str], eqns, outputs, indent: str) -> list[
 
 
 def _block(block: Block, indent: str) -> list[str]:
-    """A nested def; a while_loop body takes its (counter, value) carry packed."""
+    """A nested def; a packed block takes its parameters as one tuple, `carry`."""
     params = [p.name for p in block.params]
-    if block.name.startswith("body") and params[0] == "count":
+    if block.packed:
         lines = _function(block.name, ["carry"], block.eqns, block.outputs, indent)
         return [lines[0], f"{indent}    {', '.join(params)} = carry", *lines[1:]]
     return _function(block.name, params, block.eqns, block.outputs, indent)
