@@ -37,7 +37,7 @@ settings.register_profile("dev", max_examples=100, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
 # slow: long programs (tests marked `slow` run only under it).
 settings.register_profile("slow", max_examples=100, **_COMMON)
-# catch: the meta-tests' budget for bugs in one construct (tests/meta/test_broken_suts.py).
+# catch: the meta-tests' budget to find each broken SUT's bug (tests/meta/test_broken_suts.py).
 settings.register_profile("catch", max_examples=500, derandomize=True, database=None,
                           print_blob=False, **_COMMON)
 settings.load_profile("dev")

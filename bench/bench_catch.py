@@ -31,14 +31,18 @@ from tests.meta.test_broken_suts import (  # noqa: E402
 _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\):\n\s+- Typical runtimes[^\n]*\n"
                     r"\s+- (\d+) passing(?: examples?)?, (\d+) failing(?: examples?)?,(?: and)? "
                     r"(\d+) invalid")
-def catch(shim: str, prop, options=()) -> dict:
+
+
+def catch(row) -> dict:
     started = time.perf_counter()
-    done = run_property(shim, prop, "--hypothesis-show-statistics", *options)
+    done = run_property(row.shim, row.prop, "--hypothesis-show-statistics", *row.options,
+                        param=row.param)
     phases = {m.group(1): (float(m.group(2)), sum(map(int, m.group(3, 4, 5))))
               for m in _PHASE.finditer(done.stdout)}
     saved = saved_reproducer(done.stdout)
     script = saved.read_text() if saved else ""
-    return dict(shim=shim.rsplit(".", 1)[1], prop=prop.__name__, caught=done.returncode == 1,
+    prop = row.prop.__name__ + (f"[{row.param}]" if row.param else "")
+    return dict(shim=row.shim.rsplit(".", 1)[1], prop=prop, caught=done.returncode == 1,
                 find=phases.get("generate", (float("nan"), 0)),
                 shrink=phases.get("shrink", (float("nan"), 0)),
                 equations=equations_in(script) if script else None,
@@ -60,12 +64,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
-    rows = [catch(shim, prop, options) for shim, prop, options in CATCHES]
+    rows = [catch(row) for row in CATCHES]
     body = "\n".join([
         "## Time to find a bug",
         "",
         "Each deliberately broken SUT of `tests/broken/` against the property that must catch "
-        "it, `ci` profile (derandomized: a rerun gives the same examples). *Examples to find* "
+        "it, `catch` profile (derandomized: a rerun gives the same examples). *Examples to find* "
         "counts examples up to and including the first failure.",
         "",
         table(rows),

@@ -1,7 +1,9 @@
 """What can go wrong in one example, as exception types that say whose fault it is.
 
 `SutFailure` and its subclasses are failures of the system under test: the
-property fails and the user gets a reproducer.  `GeneratorBug` is jaxcheck's
+property fails and the user gets a reproducer.  Where a correct SUT must
+refuse a program, raising any `Exception` is the correct answer and
+returning is the failure (`SutDidNotRaise`).  `GeneratorBug` is jaxcheck's
 own fault (an example too close to a singularity for finite differences to
 be trusted); it fails loudly with a request to report it, and never passes
 as a verdict on the SUT.
@@ -18,6 +20,11 @@ class SutRaised(SutFailure):
 
 class SutTimedOut(SutFailure):
     """The SUT did not return within --sut-timeout seconds."""
+
+
+class SutDidNotRaise(SutFailure):
+    """The SUT returned where a correct implementation raises (a shape mismatch, a leaked
+    tracer, a Python branch on a traced value)."""
 
 
 class SutBadOutput(SutFailure):

@@ -11,6 +11,8 @@ reference SUT is how the reference oracle works.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import linecache
 import signal
 import threading
 from dataclasses import dataclass, field
@@ -39,7 +41,7 @@ class Experiment:
         namespace = {"sut": sut.api}
         with _time_limit(TIMEOUT["seconds"], f"{self.title} on {sut.name}"):
             try:
-                exec(compile(self.source, "<jaxcheck program>", "exec"), namespace)
+                exec(compile(self.source, _filename(self.source), "exec"), namespace)
                 result = eval(self.call, namespace, dict(self.inputs))
             except (KeyboardInterrupt, SutTimedOut):
                 raise
@@ -50,8 +52,23 @@ class Experiment:
         return flatten(result, f"{self.title} on {sut.name}")
 
 
+def _filename(source: str) -> str:
+    """A name for `source` under which tracebacks show its lines (via linecache).
+
+    Keyed by the source's hash, so reruns of one program share one entry.
+    """
+    name = f"<jaxcheck program {hashlib.sha1(source.encode()).hexdigest()[:12]}>"
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    return name
+
+
 def flatten(result, what: str) -> tuple[np.ndarray, ...]:
-    """Tuples and lists of array-likes, depth first, as float64 arrays."""
+    """Tuples, lists and dicts of array-likes, depth first, as float64 arrays.
+
+    A dict's entries come in sorted key order, as JAX flattens pytrees.
+    """
+    if isinstance(result, dict):
+        result = [result[key] for key in sorted(result)]
     if isinstance(result, tuple | list):
         return tuple(leaf for item in result for leaf in flatten(item, what))
     try:

@@ -4,8 +4,10 @@ A reproducer imports the SUT by name, holds the exact source that ran (the
 program and the wrapper that applies the transformation), the inputs as
 exact float64 literals, and the oracle's expectation; it prints expected
 against actual with the largest absolute and relative error and exits 1 on
-a mismatch.  It is attached to the failing exception as a note (so it is the
-failure message) and saved under `counterexamples/` by conftest.
+a mismatch.  Where a correct SUT must refuse the program (`refusal_script`),
+it exits 1 if the SUT returns instead of raising.  It is attached to the
+failing exception as a note (so it is the failure message) and saved under
+`counterexamples/` by conftest.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ _IMPORTS = {
 
 _COMPARE = '''
 def leaves(tree):
+    if isinstance(tree, dict):
+        tree = [tree[key] for key in sorted(tree)]
     if isinstance(tree, tuple | list):
         return [leaf for item in tree for leaf in leaves(item)]
     return [np.asarray(tree, dtype=np.float64)]
@@ -56,10 +60,9 @@ def compare(actual, expected, error):
         ok &= bool(np.all(abs_err <= ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err))
     print("agree within tolerance" if ok else "MISMATCH")
     return ok
-
-
-sys.exit(0 if compare(actual, expected, error) else 1)
 '''
+
+_EXIT = "\n\nsys.exit(0 if compare(actual, expected, error) else 1)\n"
 
 
 def sut_import(name: str) -> str:
@@ -105,26 +108,55 @@ class Expectation:
 def script(experiment: Experiment, sut_name: str, expectation: Expectation) -> str:
     tol = expectation.tolerance
     return "\n".join([
-        f"{HEADER}: {experiment.title}.",
-        "",
-        f"Expected values come from {expectation.origin}.",
-        f"Tolerance: {tol.why}.",
-        "Run it from the directory pytest ran in: python <this file>",
-        '"""',
-        "import os",
-        "import sys",
-        "",
-        "sys.path.insert(0, os.getcwd())",
-        sut_import(sut_name),
-        experiment.source.rstrip() + "\n",
-        "# Inputs, as exact float64 literals.",
-        _literals(experiment.inputs),
+        *_preamble(experiment, sut_name, [f"Expected values come from {expectation.origin}.",
+                                          f"Tolerance: {tol.why}."]),
         f"actual = {experiment.call}",
         f"expected = {expectation.source or _tree_literal(expectation.values)}",
         f"error = {_tree_literal(expectation.error)}  # the oracle's own error estimate",
         f"RTOL, ATOL, ERROR_FACTOR = {tol.rtol!r}, {tol.atol!r}, {tol.error_factor!r}",
-        _COMPARE,
+        _COMPARE + _EXIT,
     ])
+
+
+def _preamble(experiment: Experiment, sut_name: str, docstring: list[str]) -> list[str]:
+    return [f"{HEADER}: {experiment.title}.", "", *docstring,
+            "Run it from the directory pytest ran in: python <this file>", '"""',
+            "import os", "import sys", "", "sys.path.insert(0, os.getcwd())",
+            sut_import(sut_name), experiment.source.rstrip() + "\n",
+            "# Inputs, as exact float64 literals.", _literals(experiment.inputs)]
+
+
+def refusal_script(experiment: Experiment, sut_name: str, why: str,
+                   context: Expectation | None = None) -> str:
+    """A script that exits 0 when the SUT raises on the call, and 1 when it returns.
+
+    `context`, if given, is what a correct run of the same program returns
+    elsewhere (eagerly, say): a returned result is printed against it, so a
+    silently wrong value shows as MISMATCH.
+    """
+    lines = _preamble(experiment, sut_name, [f"A correct SUT raises here: {why}.", ""])
+    lines += ["try:", f"    actual = {experiment.call}", "except Exception as exc:",
+              '    print(f"raised {type(exc).__name__}, as a correct SUT must:\\n{exc}")',
+              "    sys.exit(0)",
+              f"print({'returned without raising, but should raise: ' + why!r})"]
+    if context is None:
+        lines += ["print(actual)", "sys.exit(1)"]
+        return "\n".join(lines) + "\n"
+    tol = context.tolerance
+    lines += [f"print({'Values it returned, against ' + context.origin + ':'!r})",
+              f"expected = {context.source or _tree_literal(context.values)}",
+              f"error = {_tree_literal(context.error)}",
+              f"RTOL, ATOL, ERROR_FACTOR = {tol.rtol!r}, {tol.atol!r}, {tol.error_factor!r}",
+              _COMPARE, "", "compare(actual, expected, error)", "sys.exit(1)"]
+    return "\n".join(lines) + "\n"
+
+
+def run_script(experiment: Experiment, sut_name: str, why: str) -> str:
+    """A script that runs the call and exits 0 when it returns (a traceback otherwise)."""
+    lines = _preamble(experiment, sut_name, [f"A correct SUT returns here: {why}.", ""])
+    lines += [f"actual = {experiment.call}", 'print("returned, as a correct SUT must:")',
+              "print(actual)"]
+    return "\n".join(lines) + "\n"
 
 
 @contextlib.contextmanager

@@ -118,3 +118,58 @@ GROWTH_REFIMPL = 2.2
 TIMING_FACTOR = 4
 TIMING_REPEATS = 5
 TIMING_GROWTH = 8.0
+
+
+# ----------------------------------------------------------------------------- stacks
+# A stack of transformations (`strategies/layers.py`) is checked against its
+# NumPy meaning projected on random weights: a sum of terms, each a mixed
+# derivative of order 0, 1 or 2 of psi(eps) = <w(eps), f(x(eps))>
+# (`oracles.finite_diff.mixed`).  Order 2 uses the mixed central difference
+#     D(h) = (psi(h, h) - psi(h, -h) - psi(-h, h) + psi(-h, -h)) / 4h^2,
+# whose truncation error is (h^2 / 6)(psi_aaab + psi_abbb) + O(h^4); Richardson
+# with h/2 leaves O(h^4), and |D(h/2) - D(h)| / 3 estimates what is left.
+# Rounding: an error d in psi moves D(h) by up to d / h^2 and the Richardson
+# value by (4 * 4 + 1) / 3 * d / h^2, about 6 d / h^2; with d ~ 2.7 eps (1 + |psi|)
+# that is 16 eps (1 + |psi|) / h^2, and 8 eps (1 + |psi|) / h at order 1 (as
+# `directional` uses): FD_ROUNDING_MIXED * k * eps * (1 + scale) / h^k, where
+# scale = sum |w| (1 + |f|) so cancellation inside psi cannot hide it.
+FD_ROUNDING_MIXED = 8.0
+
+# Second-order steps.  Rounding grows as 1/h^2, so they are larger than
+# FD_STEPS: at 1e-2 rounding is 3.5e-14 * scale / 1e-4 = 3.5e-10 * scale and
+# the O(h^4) Richardson remainder ~1e-8 * psi^(6); smaller steps serve
+# programs with large high derivatives (sin of x**-2 at the pole margin) or a
+# kink within 1e-2.  `mixed` uses the reliable step with the smallest bound.
+# Measured over 800 drawn stacks (313 second-order terms): the chosen bound
+# is 1.6e-10 relative at the median and 6.8e-7 at most (first order: 6e-12,
+# 5.8e-9); 1e-4 alone is rounding-dominated (1e-6 median), a last resort.
+FD_STEPS_SECOND_ORDER = (1e-2, 3e-3, 1e-3, 1e-4)
+
+# A stack's value on the SUT, projected on random weights, against its NumPy
+# meaning.  The terms of order 0 are exact; the others carry the mixed
+# finite-difference error bound above, added ten times.  1e-6 covers what the
+# bound can miss on O(1) sums (the SUT's own rounding on sums of up to a few
+# thousand products of values <= 100 is below 1e-9); a wrong rule, a
+# misplaced batch element or a dropped tangent moves the sum by ~1e-2 or more.
+STACK_MEANING = Tolerance(
+    rtol=1e-6, atol=1e-6, error_factor=10.0,
+    why="1e-6 plus ten times the error bound of the (order <= 2) finite differences",
+)
+
+# Two SUT computations of one second-order quantity in two orders:
+# <p, H q> and <q, H p> for the Hessian H of a loss, each by jvp of grad.
+# Both are sums of the same second partials (|.| <= about 1e4 at the domain
+# margins: 12 x**-5 at |x| = 0.25 is 1.2e4) times directions in [-1, 1],
+# over <= 1,500 elements; rounding stays below 1e-8 (measured: at most
+# 2.3e-13 on JAX and 1.1e-13 on refimpl, values up to 2.9e3), and an
+# asymmetric rule moves the sums by O(|p| |q|) ~ 1e-1.
+HESSIAN_SYMMETRY = Tolerance(
+    rtol=1e-7, atol=1e-7,
+    why="the same second partials summed in another order; rounding < 1e-8",
+)
+
+
+def scaled(tolerance: Tolerance, magnitude: float) -> Tolerance:
+    """`tolerance` with its absolute part scaled by (1 + magnitude) of the summed terms."""
+    return Tolerance(tolerance.rtol, tolerance.atol * (1 + magnitude), tolerance.why,
+                     tolerance.error_factor)

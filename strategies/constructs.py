@@ -30,7 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from hypothesis import event
 from hypothesis import strategies as st
 
 from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
@@ -155,10 +154,6 @@ def _captures_of(*blocks_and_captures):
     for captured in blocks_and_captures:
         seen.update({v.name: v for v in captured})
     return list(seen.values())
-
-
-def _event(name: str, scope) -> None:
-    event(f"construct: {name}" + (" (nested)" if scope.depth else ""))
 
 
 # -- cond --------------------------------------------------------------------

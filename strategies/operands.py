@@ -66,6 +66,12 @@ class Scope:
         self.block_params: tuple = ()
         self._blocks = [0]  # shared by a program's scopes: block names are unique
         self.specs: list = []  # the operations and constructs to draw from
+        # With `chain` (program.py), each equation's first operand is the
+        # latest variable.  With `sharing`, a variable that many equations
+        # take as second operand, and whether the next equation must.
+        self.chain = False
+        self.hub = None
+        self.hub_turn = False
 
     def fresh(self) -> str:
         """A new variable name: v0, v1, ... in a program; c0, ... or d0, ... in blocks."""
@@ -119,8 +125,9 @@ class Scope:
         self.used.update(a.name for a in args if not isinstance(a, float))
 
     def partners(self):
-        """Second operands of elementwise binary operations: variables, then literals."""
-        return self.vars + list(LITERALS)
+        """Second operands of elementwise binary operations: variables, then literals
+        (on the hub's turn, the hub alone)."""
+        return [self.hub] if self.hub_turn else self.vars + list(LITERALS)
 
 
 def bounded(value) -> bool:

@@ -73,6 +73,8 @@ def programs(
     ops=tuple(LANGUAGE),
     input_shapes=None,
     variants=1,
+    chain=False,
+    sharing=False,
 ) -> ProgramCase:
     """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
 
@@ -85,16 +87,27 @@ def programs(
     * 1-`max_outputs` outputs (default 1-2); the first is the last equation;
     * `variants` input sets (default 1) at which the program is valid; with
       more than one, each input is drawn shared or varying (one at least
-      varies), as `vmap` with `in_axes=None` or a batch axis needs.
+      varies), as `vmap` with `in_axes=None` or a batch axis needs;
+    * with `chain`, each equation takes the one before it as first operand:
+      a long chain that stays live end to end (otherwise a program is a
+      forest, and pruning keeps only the tree of its outputs: 100-200 drawn
+      equations leave a median of about 10 live ones);
+    * with `sharing`, heavy fan-out: the first equation's result is a hub
+      that about half of the later binary operations take as second operand
+      (the first still consumes what came before), so reverse mode must add
+      up many cotangents into one value.
 
     Examples shrink towards one rank-0 input of value 0.0 and a single
     equation using the first operation of `ops` on it.
     """
     _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants)
+    for name, flag in (("chain", chain), ("sharing", sharing)):
+        if not isinstance(flag, bool):
+            raise InvalidArgument(f"{name}={flag!r} must be True or False")
     specs = [LANGUAGE[name] for name in vocabulary(only=ops)]
     count = draw(st.integers(min_inputs, max_inputs), label="inputs")
     if input_shapes is None:
-        arg_shapes = draw(shapes.input_shapes(count), label="input shapes").shapes
+        arg_shapes = draw(shapes.input_shapes(count, allow_empty=True), label="input shapes").shapes
     else:
         arg_shapes = draw(input_shapes, label="input shapes")
     shared = _draw_shared(draw, len(arg_shapes), variants)
@@ -103,13 +116,19 @@ def programs(
     scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
                   [dict(zip(names, args)) for args in sets])
     scope.specs = specs
+    scope.chain = chain
     length = draw(st.integers(min_eqns, max_eqns), label="equations")
-    eqns = draw_eqns(draw, scope, length)
+    eqns = draw_eqns(draw, scope, min(length, 1))
+    if eqns:
+        scope.hub = eqns[0].outs[0] if sharing else None
+        eqns += draw_eqns(draw, scope, length - 1)
     outputs = _draw_outputs(draw, scope, eqns, max_outputs)
     program = prune(Program(tuple(scope.vars[: len(names)]), tuple(eqns), outputs))
     event(f"equations: {_bucket(len(program.eqns))}")
     for eqn in all_eqns(program.eqns):
         event(f"op: {eqn.op}")
+    for edge in shapes.edges(arg_shapes):
+        event(f"shape: {edge}")
     return ProgramCase(program, sets[0], sets, shared)
 
 
@@ -160,6 +179,9 @@ def _draw_eqn(draw, scope: Scope) -> Eqn | None:
     """
     to_sinks = draw(st.integers(0, 3), label="first operand from sinks") > 0
     scope.firsts = (scope.sinks() or scope.vars) if to_sinks else scope.vars
+    if scope.chain:
+        scope.firsts = scope.vars[-1:]
+    scope.hub_turn = scope.hub is not None and draw(st.booleans(), label="hub as partner")
     constructs = [spec for spec in scope.specs if spec.name in CONSTRUCTS]
     operations = [spec for spec in scope.specs if spec.name not in CONSTRUCTS]
     odds = draw(st.integers(1, CONSTRUCT_ODDS), label="construct first")  # shrinks to 1: an op
@@ -193,4 +215,5 @@ def _draw_outputs(draw, scope: Scope, eqns, max_outputs: int) -> tuple[Var, ...]
 
 def _bucket(n: int) -> str:
     return next(label for limit, label in [(0, "0"), (1, "1"), (3, "2-3"), (10, "4-10"),
-                                           (30, "11-30")] if n <= limit) if n <= 30 else ">30"
+                                           (30, "11-30"), (100, "31-100")]
+                if n <= limit) if n <= 100 else ">100"

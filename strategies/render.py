@@ -55,8 +55,15 @@ def _equation(eqn: Eqn, indent: str) -> list[str]:
 
 
 def array_literal(value) -> str:
-    """An exact float64 literal: Python's float repr round-trips every double."""
-    return f"np.array({np.asarray(value, dtype=np.float64).tolist()!r})"
+    """An exact float64 literal: Python's float repr round-trips every double.
+
+    An empty array's nested list loses its shape (`[]` for (0, 2) and (2, 0)
+    alike), so it is written as `np.zeros(shape)`.
+    """
+    array = np.asarray(value, dtype=np.float64)
+    if array.size == 0:
+        return f"np.zeros({array.shape!r})"
+    return f"np.array({array.tolist()!r})"
 
 
 def render_module(*functions: str, constants: dict | None = None) -> str:

@@ -157,3 +157,117 @@ def eager_static(program: Program, ks: tuple[float, float]) -> Wrapper:
     xs = _args(program)
     body = [f"return scaled({', '.join(xs)}, {ks[0]!r}), scaled({', '.join(xs)}, {ks[1]!r})"]
     return Wrapper(scaled(program) + "\n\n" + _def("eager", xs, body), f"eager({', '.join(xs)})")
+
+
+# ----------------------------------------------------------------------------- identities
+# Pairs of wrappers that compute one quantity two ways on the SUT
+# (`tests/test_identities.py`).  Tangents t0.. and s0.., Hessian
+# directions p0.. and q0.., scalars `a`, `b` and loss weights w0.. are inputs
+# or module constants, as the names say.
+
+def _leaves(program: Program, value: str) -> str:
+    """`value` (f's output structure) as a tuple: wrapped when f has one output."""
+    return f"({value},)" if len(program.outputs) == 1 else value
+
+
+def jvp_linearity_sides(program: Program) -> tuple[Wrapper, Wrapper]:
+    """jvp(f, x, a t + b s)[1], and a jvp(f, x, t)[1] + b jvp(f, x, s)[1]."""
+    xs, ts, ss = _args(program), _args(program, "t"), _args(program, "s")
+    params = ", ".join(xs + ts + ss)
+    mixed = _tuple([f"a * {t} + b * {s}" for t, s in zip(ts, ss)])
+    combined = _def("combined", xs + ts + ss, [
+        f"return sut.jvp(f, {_tuple(xs)}, {mixed})[1]"])
+    separately = _def("separately", xs + ts + ss, [
+        f"along_t = {_leaves(program, f'sut.jvp(f, {_tuple(xs)}, {_tuple(ts)})[1]')}",
+        f"along_s = {_leaves(program, f'sut.jvp(f, {_tuple(xs)}, {_tuple(ss)})[1]')}",
+        "return tuple(a * jt + b * js for jt, js in zip(along_t, along_s))",
+    ])
+    source = combined + "\n\n" + separately
+    return Wrapper(source, f"combined({params})"), Wrapper(source, f"separately({params})")
+
+
+def hessian_sides(program: Program) -> tuple[Wrapper, Wrapper]:
+    """<p, H q> and <q, H p> for the Hessian H of loss, each by jvp of grad."""
+    xs, ps, qs = _args(program), _args(program, "p"), _args(program, "q")
+    everything = tuple(range(len(xs)))
+    hvp = _def("hvp", xs + names("d", len(xs)), [
+        f"grad_loss = sut.grad(loss, argnums={everything!r})",
+        f"return sut.jvp(grad_loss, {_tuple(xs)}, {_tuple(names('d', len(xs)))})[1]",
+    ])
+
+    def side(name, left, right):
+        return _def(name, xs + ps + qs, [
+            f"return sum(np.vdot(v, hv) for v, hv in zip({_tuple(left)}, "
+            f"hvp({', '.join(xs + right)})))"])
+
+    source = "\n\n".join([loss(program), hvp, side("p_h_q", ps, qs), side("q_h_p", qs, ps)])
+    call = ", ".join(xs + ps + qs)
+    return Wrapper(source, f"p_h_q({call})"), Wrapper(source, f"q_h_p({call})")
+
+
+def _stacked(value: str, tupled: bool, axis: int) -> str:
+    """Stack a list of per-example results on `axis` (per leaf when they are tuples)."""
+    if tupled:
+        return f"tuple(np.stack(leaf, axis={axis}) for leaf in zip(*{value}))"
+    return f"np.stack({value}, axis={axis})"
+
+
+def vmap_grad_sides(program: Program, argnums, in_axes, out_axes, size: int):
+    """vmap(grad(loss)) on batched inputs, and grad(loss) on each example, stacked."""
+    xs = _args(program)
+    axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(xs)
+    grad_loss = f"sut.grad(loss, argnums={argnums!r})"
+    batched = _def("batched", xs, [
+        f"return sut.vmap({grad_loss}, in_axes={in_axes!r}, out_axes={out_axes!r})"
+        f"({', '.join(xs)})"])
+    sliced = ", ".join(x if a is None else f"np.take({x}, i, {a})" for x, a in zip(xs, axes))
+    looped = _def("looped", xs, [
+        f"grads = [{grad_loss}({sliced}) for i in range({size})]",
+        f"return {_stacked('grads', isinstance(argnums, tuple), out_axes)}",
+    ])
+    source = "\n\n".join([loss(program), batched, looped])
+    call = ", ".join(xs)
+    return Wrapper(source, f"batched({call})"), Wrapper(source, f"looped({call})")
+
+
+def grad_vjp_sides(program: Program, argnums) -> tuple[Wrapper, Wrapper]:
+    """grad(loss, argnums)(x), and the vjp of loss at x pulled back from 1.0."""
+    xs = _args(program)
+    picked = (_tuple([f"cotangents[{i}]" for i in argnums]) if isinstance(argnums, tuple)
+              else f"cotangents[{argnums}]")
+    by_grad = _def("by_grad", xs, [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"])
+    by_vjp = _def("by_vjp", xs, [f"out, pullback = sut.vjp(loss, {', '.join(xs)})",
+                                 "cotangents = pullback(1.0)",
+                                 f"return {picked}"])
+    source = "\n\n".join([loss(program), by_grad, by_vjp])
+    call = ", ".join(xs)
+    return Wrapper(source, f"by_grad({call})"), Wrapper(source, f"by_vjp({call})")
+
+
+def _transformed(program: Program, transform: str, fn: str, options: dict) -> tuple[list, list]:
+    """The parameters and body lines of `transform` applied to the function `fn`."""
+    xs = _args(program)
+    if transform == "jvp":
+        ts = _args(program, "t")
+        return xs + ts, [f"return sut.jvp({fn}, {_tuple(xs)}, {_tuple(ts)})"]
+    if transform == "grad":
+        return xs, [f"return sut.grad({fn}, argnums={options['argnums']!r})({', '.join(xs)})"]
+    if transform == "vjp":
+        us = names("u", len(program.outputs))
+        return xs + us, [f"out, pullback = sut.vjp({fn}, {', '.join(xs)})",
+                         f"return out, pullback({_cotangent(program)})"]
+    return xs, [f"return sut.vmap({fn}, in_axes={options['in_axes']!r}, "
+                f"out_axes={options['out_axes']!r})({', '.join(xs)})"]
+
+
+def jit_commute_sides(program: Program, transform: str, **options) -> tuple[Wrapper, Wrapper]:
+    """jit(T(f)) and T(jit(f)) for T one of jvp, grad (of loss), vjp, vmap."""
+    fn = "loss" if transform == "grad" else "f"
+    params, body = _transformed(program, transform, fn, options)
+    _, jitted_body = _transformed(program, transform, f"sut.jit({fn})", options)
+    parts = [loss(program)] if transform == "grad" else []
+    parts += [_def("transformed", params, body), _def("transformed_of_jit", params, jitted_body)]
+    source = "\n\n".join(parts)
+    call = ", ".join(params)
+    return (Wrapper(source, f"sut.jit(transformed)({call})"),
+            Wrapper(source, f"transformed_of_jit({call})"))

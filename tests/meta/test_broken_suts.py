@@ -1,55 +1,118 @@
 """Every property must fail on a broken SUT, and shrink the failure to a tiny reproducer.
 
-Each row names a broken shim (`tests/broken/`) and the property that must
-catch it.  The property runs as a user would run it: `pytest --sut <shim>`
-in a child process under a derandomized profile (a profile binds when a
-test is decorated, so it cannot be switched inside this process).  The run
-must fail, save a reproducer whose program has at most three equations, and
+Each row of `CATCHES` names a broken shim (`tests/broken/`), the property
+that must catch it (and its parameter, for a parametrized one) and what
+running the saved reproducer must print.  The property runs as a user would
+run it: `pytest --sut <shim>` in a child process under the derandomized
+`catch` profile (a profile binds when a test is decorated, so it cannot be
+switched inside this process).  The run must fail, save a reproducer whose
+program has at most three equations and which the report shows in full, and
 that saved file must exit non-zero when run with `python`.
 
+`catch` allows 500 examples where `ci` allows 60: a bug in one rule shows
+only in programs that use it where nothing masks it (a `sin` under a `where`
+branch not taken, a cond branch not taken, a second input that a
+one-input program lacks), and which 60 derandomized examples hold that
+changes whenever the generator's choices do (measured: `ci` held 8 programs
+with a `sin`, none of them exposing a wrong sin derivative).  A run stops at
+its first failure, so the larger budget costs time only for a bug that is
+rare in the programs; `docs/benchmarks.md` lists how many examples
+each row needs.
+
 Rows for the constructs of the program language (cond, loops, nested jvp)
-run the `catch` profile: a bug in one construct's rule shows only in the
-programs that use that construct, which the 60 examples of `ci` may not
-include (measured: 6 of ci's 60 jvp examples hold a cond); `catch` is
-derandomized too, with 500 examples.  Their shims are built over refimpl and
-run with `--reference=none` (finite differences carry the check), so those
-examples cost milliseconds, not the compilations eager JAX needs.  Their
-reproducers may hold up to `MAX_CONSTRUCT_EQUATIONS` top-level equations:
-Hypothesis shrinks a construct's blocks well, but the equations around a
-construct that carry its bug to the output less reliably (measured: 5 for
-the scan shim).
+run their shims, built over refimpl, with `--reference=none` (finite
+differences carry the check), so those examples cost milliseconds, not the
+compilations eager JAX needs.  Their reproducers may hold up to
+`MAX_CONSTRUCT_EQUATIONS` equations: Hypothesis shrinks a construct's blocks
+well, but the equations around a construct that carry its bug to the output
+less reliably (measured: 5 for the scan shim).  Most other shims are built
+over refimpl too, for the same speed; those over JAX need a `custom_jvp` or
+a JAX internal refimpl has no counterpart for.
 """
 
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-from tests import test_grad, test_jit, test_jvp, test_vmap
+from tests import (
+    test_errors,
+    test_grad,
+    test_identities,
+    test_jit,
+    test_jvp,
+    test_python_control_flow,
+    test_stacks,
+    test_vmap,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
-CONSTRUCT = ("--hypothesis-profile=catch", "--reference=none")
+CONSTRUCT = ("--reference=none",)
+MISMATCH = ("MISMATCH|Error",)  # a wrong value, or an error where a value was due
+REFUSED = "returned without raising"  # the SUT returned what it must reject
+
+
+class Catch(NamedTuple):
+    shim: str
+    prop: object
+    param: str = ""
+    options: tuple[str, ...] = ()
+    shows: tuple[str, ...] = MISMATCH  # each: alternatives the replay must print one of
+
 
 CATCHES = [
-    ("tests.broken.wrong_sin_derivative",
-     test_jvp.test_jvp_matches_finite_differences_and_reference, ()),
-    ("tests.broken.wrong_sin_derivative",
-     test_grad.test_grad_matches_finite_differences_and_reference, ()),
-    ("tests.broken.vmap_axis_one_as_zero", test_vmap.test_vmap_matches_loop_and_stack, ()),
-    ("tests.broken.jit_ignores_shapes", test_jit.test_jit_retraces_for_a_new_shape, ()),
-    # One per construct of the program language (built over refimpl, to shrink fast).
-    ("tests.broken.cond_false_branch_derivative",
-     test_jvp.test_jvp_matches_finite_differences_and_reference, CONSTRUCT),
-    ("tests.broken.fori_loop_derivative_off_by_one",
-     test_jvp.test_jvp_matches_finite_differences_and_reference, CONSTRUCT),
-    ("tests.broken.scan_reverse_in_wrong_order",
-     test_grad.test_grad_matches_finite_differences_and_reference, CONSTRUCT),
-    ("tests.broken.nested_jvp_confusion",
-     test_jvp.test_jvp_matches_finite_differences_and_reference, CONSTRUCT),
-    ("tests.broken.vmap_cond_one_branch", test_vmap.test_vmap_matches_loop_and_stack, CONSTRUCT),
+    Catch("tests.broken.wrong_sin_derivative",
+          test_jvp.test_jvp_matches_finite_differences_and_reference),
+    Catch("tests.broken.wrong_sin_derivative",
+          test_grad.test_grad_matches_finite_differences_and_reference),
+    Catch("tests.broken.vmap_axis_one_as_zero", test_vmap.test_vmap_matches_loop_and_stack),
+    Catch("tests.broken.jit_ignores_shapes", test_jit.test_jit_retraces_for_a_new_shape),
+    # One per construct of the program language.
+    Catch("tests.broken.cond_false_branch_derivative",
+          test_jvp.test_jvp_matches_finite_differences_and_reference, options=CONSTRUCT),
+    Catch("tests.broken.fori_loop_derivative_off_by_one",
+          test_jvp.test_jvp_matches_finite_differences_and_reference, options=CONSTRUCT),
+    Catch("tests.broken.scan_reverse_in_wrong_order",
+          test_grad.test_grad_matches_finite_differences_and_reference, options=CONSTRUCT),
+    Catch("tests.broken.nested_jvp_confusion",
+          test_jvp.test_jvp_matches_finite_differences_and_reference, options=CONSTRUCT),
+    Catch("tests.broken.vmap_cond_one_branch", test_vmap.test_vmap_matches_loop_and_stack,
+          options=CONSTRUCT),
+    # Transformation stacks and the identities between transformations.
+    Catch("tests.broken.jit_drops_tangents",
+          test_stacks.test_stack_layers_match_their_meaning_and_reference),
+    Catch("tests.broken.maximum_tangent_by_tangents",
+          test_identities.test_jvp_is_linear_in_the_tangent),
+    Catch("tests.broken.grad_freezes_later_arguments",
+          test_identities.test_hessian_of_loss_is_symmetric),
+    Catch("tests.broken.vmap_axis_one_as_zero",
+          test_identities.test_vmap_of_grad_is_grad_per_example),
+    Catch("tests.broken.vjp_reversed_cotangents",
+          test_identities.test_grad_is_vjp_of_unit_cotangent),
+    *[Catch("tests.broken.jit_drops_tangents", test_identities.test_jit_commutes_with, t)
+      for t in ("jvp", "grad", "vjp")],
+    Catch("tests.broken.vmap_of_jit_ignores_out_axes",
+          test_identities.test_jit_commutes_with, "vmap"),
+    # Python control flow, and what a correct SUT must refuse.
+    Catch("tests.broken.jit_follows_one_branch",
+          test_python_control_flow.test_jit_refuses_a_python_branch_on_a_traced_value,
+          shows=(REFUSED, "MISMATCH")),
+    Catch("tests.broken.jit_is_eager",
+          test_python_control_flow.test_jit_refuses_a_python_branch_on_a_traced_value,
+          shows=(REFUSED,)),
+    Catch("tests.broken.jit_is_eager", test_errors.test_a_leaked_tracer_raises_when_used,
+          shows=(REFUSED,)),
+    Catch("tests.broken.add_broadcasts_silently", test_errors.test_shape_mismatch_raises,
+          shows=(REFUSED,)),
+    Catch("tests.broken.grad_sums_outputs", test_errors.test_grad_of_a_non_scalar_output_raises,
+          shows=(REFUSED,)),
+    Catch("tests.broken.vmap_batches_unmapped",
+          test_python_control_flow.test_vmap_branches_on_an_unbatched_value,
+          shows=("ConcretizationError",)),
 ]
 
 MAX_EQUATIONS = 3
@@ -57,15 +120,17 @@ MAX_CONSTRUCT_EQUATIONS = 6
 _SAVED = re.compile(r"saved to (\S+\.py)")
 
 
-def node_id(prop) -> str:
-    return f"{prop.__module__.replace('.', '/')}.py::{prop.__name__}"
+def node_id(prop, param: str = "") -> str:
+    test = f"{prop.__module__.replace('.', '/')}.py::{prop.__name__}"
+    return f"{test}[{param}]" if param else test
 
 
-def run_property(shim: str, prop, *options: str) -> subprocess.CompletedProcess:
-    """`pytest <property> --sut <shim> --hypothesis-profile=ci` in a child process
+def run_property(shim: str, prop, *options: str, param: str = "") -> subprocess.CompletedProcess:
+    """`pytest <property> --sut <shim> --hypothesis-profile=catch` in a child process
     (`options` come last, so they may name another profile)."""
-    command = [sys.executable, "-m", "pytest", node_id(prop), "-q", "-p", "no:cacheprovider",
-               "-W", "ignore", f"--sut={shim}", "--hypothesis-profile=ci", *options]
+    command = [sys.executable, "-m", "pytest", node_id(prop, param), "-q", "-p",
+               "no:cacheprovider", "-W", "ignore", f"--sut={shim}", "--hypothesis-profile=catch",
+               *options]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
 
 
@@ -77,25 +142,33 @@ def saved_reproducer(output: str) -> Path | None:
 
 
 def equations_in(script: str) -> int:
-    """Equations of the generated `f` in a reproducer (lines `    vN = ...`)."""
+    """Equations of the generated `f` in a reproducer: lines `vN = ...` at any
+    depth (a Python `if` nests them; a construct's blocks name theirs `a0`, `c0`...)."""
     body = script.split("def f(", 1)[1].split("\n\n", 1)[0]
-    return len(re.findall(r"^    v\d+(?:, v\d+)* = ", body, flags=re.MULTILINE))
+    return len(re.findall(r"^\s+v\d+(?:, v\d+)* = ", body, flags=re.MULTILINE))
+
+
+def _row_id(row: Catch) -> str:
+    return f"{row.shim.rsplit('.', 1)[1]}-{row.prop.__name__}" + (f"-{row.param}" * bool(row.param))
 
 
 @pytest.mark.meta
-@pytest.mark.parametrize("shim, prop, options", CATCHES,
-                         ids=[f"{s.rsplit('.', 1)[1]}-{p.__name__}" for s, p, _ in CATCHES])
-def test_broken_sut_is_caught_with_a_small_reproducer(shim, prop, options):
-    run = run_property(shim, prop, *options)
-    assert run.returncode == 1, f"{prop.__name__} did not fail on {shim}:\n{run.stdout[-3000:]}"
+@pytest.mark.parametrize("row", CATCHES, ids=map(_row_id, CATCHES))
+def test_broken_sut_is_caught_with_a_small_reproducer(row: Catch):
+    run = run_property(row.shim, row.prop, *row.options, param=row.param)
+    name = node_id(row.prop, row.param)
+    assert run.returncode == 1, f"{name} did not fail on {row.shim}:\n{run.stdout[-3000:]}"
     path = saved_reproducer(run.stdout)
     assert path and path.exists(), f"no reproducer saved:\n{run.stdout[-3000:]}"
     script = path.read_text()
     shown = [line for line in script.splitlines() if line.strip() and line not in run.stdout]
     assert not shown, f"lines of the saved reproducer missing from the report: {shown[:5]}"
-    limit = MAX_CONSTRUCT_EQUATIONS if options == CONSTRUCT else MAX_EQUATIONS
+    limit = MAX_CONSTRUCT_EQUATIONS if row.options == CONSTRUCT else MAX_EQUATIONS
     assert equations_in(script) <= limit, script
     replay = subprocess.run([sys.executable, str(path)], cwd=ROOT, capture_output=True,
                             text=True, timeout=300)
-    assert replay.returncode != 0, replay.stdout + replay.stderr
-    assert "MISMATCH" in replay.stdout or "Error" in replay.stderr, replay.stdout + replay.stderr
+    printed = replay.stdout + replay.stderr
+    assert replay.returncode != 0, printed
+    missing = [want for want in row.shows
+               if not any(alternative in printed for alternative in want.split("|"))]
+    assert not missing, f"the replay does not show {missing}:\n{printed}"

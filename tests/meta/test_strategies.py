@@ -1,10 +1,12 @@
 """Self-tests of the strategies: argument validation, and what the generator produces."""
 
 import os
+from collections import Counter
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
@@ -12,7 +14,9 @@ from strategies.ir import all_eqns, evaluate
 from strategies.language import LANGUAGE
 from strategies.program import programs, vocabulary
 
-pytestmark = pytest.mark.meta
+# One xdist group: `test_every_operation_appeared` reads what the generator
+# property saw, so both must run in one worker (tox runs `--dist loadgroup`).
+pytestmark = [pytest.mark.meta, pytest.mark.xdist_group("generator")]
 
 
 def e(strategy, match=None, **kwargs):
@@ -47,6 +51,8 @@ BAD_CALLS = [
     e(programs, "'nosuchop'", ops=("sin", "nosuchop")),
     e(programs, variants=0),
     e(programs, min_eqns=True),
+    e(programs, sharing=1),
+    e(programs, chain="yes"),
 ]
 
 
@@ -68,7 +74,8 @@ SEEN: set[str] = set()
 
 # Programs the generator self-test draws; the acceptance run of the program
 # language uses GENERATOR_EXAMPLES=5000 with --hypothesis-show-statistics,
-# whose "op: ..." and "construct: ..." events count what appeared.
+# whose "op: ..." (operations and constructs) and "shape: ..." events count
+# what appeared.
 EXAMPLES = int(os.environ.get("GENERATOR_EXAMPLES", 300))
 
 
@@ -81,10 +88,50 @@ def test_programs_are_finite_bounded_and_use_every_operation(case):
         for out in evaluate(case.program, args, checked=True):
             assert np.all(np.isfinite(out)) and np.all(np.abs(out) <= 100)
     SEEN.update(eqn.op for eqn in all_eqns(case.program.eqns))
+    SEEN.update(shapes.edges(x.shape for x in case.args))
 
 
 def test_every_operation_appeared():
-    """Runs after the property above (file order): all of the language was generated."""
+    """Runs after the property above (file order): all of the language, and every
+    edge shape, was generated."""
     if not SEEN:
         pytest.skip("run together with the generator property above")
-    assert set(LANGUAGE) - SEEN == set()
+    assert (set(LANGUAGE) | set(shapes.EDGES)) - SEEN == set()
+
+
+# Hypothesis's own word for a test case it abandoned because the choices ran
+# out: its mutator replays a spliced prefix of choices with no room to grow,
+# and a draw past the end stops the case before the test body runs (every
+# strategy sees this; see `test_no_example_is_filtered_or_rejected`).
+OVERRUN = "exceeded maximum test case size"
+
+
+def abandoned(strategy, examples: int = 200) -> Counter:
+    """Why Hypothesis gave up on test cases while drawing `examples` from
+    `strategy`, by reason (observability's `status_reason`)."""
+    observability = pytest.importorskip("hypothesis.internal.observability")
+    reasons = Counter()
+
+    def record(observation):
+        if observation.type == "test_case" and observation.status == "gave_up":
+            reasons[observation.status_reason or OVERRUN] += 1
+
+    @settings(max_examples=examples, derandomize=True, database=None, deadline=None)
+    @given(strategy)
+    def draw(_):
+        pass
+
+    with observability.with_observability_callback(record):
+        draw()
+    return reasons
+
+
+def test_no_example_is_filtered_or_rejected():
+    """No program is thrown away by a filter or an `assume`: validity holds by
+    construction.  The overruns Hypothesis reports as "invalid" in its
+    statistics come from its engine, at the rate it has on plain nested lists."""
+    by_programs = abandoned(programs(variants=2))
+    by_lists = abandoned(st.lists(st.lists(st.integers())))
+    rejected = {reason: n for reason, n in by_programs.items() if reason != OVERRUN}
+    assert rejected == {}, f"programs were filtered or rejected: {rejected}"
+    assert by_programs[OVERRUN] <= 2 * max(by_lists[OVERRUN], 1), (by_programs, by_lists)

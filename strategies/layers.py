@@ -1,0 +1,539 @@
+"""Transformation stacks as drawn values: up to three layers around a generated program.
+
+A stack is a tuple of `Applied` layers, innermost first.  Stage 0, `g0`, is
+the generated `f` returning a tuple; stage k applies layer k to stage k-1
+through the SUT's own API, so `jit(vmap(jvp(f)))` renders as
+
+    def g1(x0, t1_0):                      # jvp: inputs, then tangents
+        out, tangent = sut.jvp(g0, (x0,), (t1_0,))
+        return (*out, *tangent)
+
+    g2 = sut.vmap(g1, in_axes=(0, None), out_axes=0)
+    g3 = sut.jit(g2)
+
+Every stage takes flat positional arrays and returns a flat tuple, so any
+layer can sit on any other.  Layers only append inputs (tangents `t{k}_i`,
+cotangents `u{k}_j`), so input i of every stage is the program's `x{i}`.
+
+`LAYERS` has one row per transformation: how it changes the signature, how
+it renders around the inner stage, what its per-layer check compares, and
+its NumPy meaning.  The meaning of a stage, projected on weights `c` over
+its outputs, is a sum of `Term`s: derivatives of order <= 2 of
+`<w(eps), f(x(eps))>` for NumPy-evaluated `f` at inputs that move
+multilinearly with small parameters `eps` (one per derivative layer):
+
+    jit      <c, g(z)>                                   (the inner meaning)
+    vmap     sum_i <c_i, g(z_i)>                          (a loop over the batch)
+    jvp      <c1, g(z)> + d/de <c2, g(z + e t)>
+    vjp      <c1, g(z)> + d/de <u, g(z + e c2)>           (<c2, J^T u> = <u, J c2>)
+    grad     d/de <w, g(z + e c)>                         (c on the differentiated inputs)
+
+`oracles.finite_diff.mixed` evaluates each term with central differences,
+so stacks hold at most `MAX_DERIVATIVES` = 2 derivative layers.
+
+Examples shrink towards one `jit` layer over the simplest program: fewer
+layers, then earlier rows of `ORDER`, then the first option of every axis.
+The property is `tests/test_stacks.py`; `tests/meta/test_broken_suts.py`
+shows broken SUTs it catches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import prod
+from typing import NamedTuple
+
+import numpy as np
+from hypothesis import event
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from strategies.inputs import directions
+from strategies.operands import choose, index, pick
+from strategies.program import ProgramCase
+from strategies.stacks import names
+
+# Layer names, simplest first: shrinking moves a layer towards `jit`.
+ORDER = ("jit", "vmap", "jvp", "grad", "vjp")
+
+# Finite differences of order 1 and 2 are trustworthy (`oracles/tolerance.py`);
+# a third derivative layer would need third differences, so none is drawn.
+MAX_DERIVATIVES = 2
+
+# Programs valid at more input sets cost more to grow; batch positions beyond
+# this many reuse input sets (`_variant`), each of which is valid.
+MAX_VARIANTS = 8
+
+IDENTITY_CHECK = "identity"  # the stage equals its inner stage on the SUT, eagerly
+LOOP_CHECK = "loop"          # the stage equals a loop over its inner stage on the SUT
+MEANING_CHECK = "meaning"    # <c, stage> equals the NumPy meaning, by finite differences
+
+
+class Signature(NamedTuple):
+    """A stage's parameter names, their shapes, and the shapes of the tuple it returns."""
+
+    names: tuple[str, ...]
+    inputs: tuple[tuple[int, ...], ...]
+    outputs: tuple[tuple[int, ...], ...]
+
+
+class Applied(NamedTuple):
+    """One drawn layer: a row of `LAYERS` and its parameters (vmap and grad have some)."""
+
+    name: str
+    in_axes: tuple = ()        # vmap: None or an axis, per input of the inner stage
+    as_int: bool = False       # vmap: in_axes rendered as one int (all entries equal)
+    out_axes: int = 0          # vmap
+    size: int = 0              # vmap: batch size
+    argnums: int | tuple = 0   # grad
+
+
+class StackCase(NamedTuple):
+    """A program, a stack over it, and every value the stack and its checks take.
+
+    `inputs` are the outermost stage's arguments by name; `constants` the
+    loss weights `w{k}_j` of grad layers; `probes[k]` the weights `c0..` on
+    stage k's outputs for its meaning check.
+    """
+
+    case: ProgramCase
+    layers: tuple[Applied, ...]
+    inputs: dict[str, np.ndarray]
+    constants: dict[str, np.ndarray]
+    probes: dict[int, tuple[np.ndarray, ...]]
+
+    @property
+    def signatures(self) -> tuple[Signature, ...]:
+        return signatures(self.case, self.layers)
+
+
+# ----------------------------------------------------------------------------- meaning
+
+@dataclass(frozen=True)
+class Moving:
+    """An array that moves with small parameters: sum of coefficient * prod(eps[e] for e in m)."""
+
+    parts: tuple[tuple[frozenset, np.ndarray], ...]
+
+    @classmethod
+    def fixed(cls, value) -> Moving:
+        return cls(((frozenset(), np.asarray(value, dtype=np.float64)),))
+
+    def plus(self, eps: int, direction: Moving) -> Moving:
+        """self + eps * direction."""
+        return Moving(self.parts + tuple((m | {eps}, c) for m, c in direction.parts))
+
+    def take(self, i: int, axis: int) -> Moving:
+        return Moving(tuple((m, np.take(c, i, axis=axis)) for m, c in self.parts))
+
+    def at(self, eps: dict) -> np.ndarray:
+        return sum(c * prod(eps.get(e, 0.0) for e in m) for m, c in self.parts)
+
+    @property
+    def eps(self) -> frozenset:
+        return frozenset().union(*(m for m, _ in self.parts))
+
+
+class Term(NamedTuple):
+    """d^k / d eps[order] of <weights(eps), f(inputs(eps))> at eps = 0, k = len(order)."""
+
+    order: tuple[int, ...]
+    inputs: tuple[Moving, ...]
+    weights: tuple[Moving, ...]
+
+    def point(self, eps: dict) -> list[np.ndarray]:
+        return [x.at(eps) for x in self.inputs]
+
+    def weights_at(self, eps: dict) -> list[np.ndarray]:
+        return [w.at(eps) for w in self.weights]
+
+
+def _derived(eps: int, terms: list[Term]) -> list[Term]:
+    """The terms differentiated in `eps`; a term that does not move with it is exactly 0."""
+    moving = [t for t in terms if any(eps in m.eps for m in t.inputs + t.weights)]
+    return [t._replace(order=(*t.order, eps)) for t in moving]
+
+
+def _jit_meaning(layer, level, sig, inner, inputs, weights, constants):
+    return inner(inputs, weights)
+
+
+def _vmap_meaning(layer, level, sig, inner, inputs, weights, constants):
+    terms = []
+    for i in range(layer.size):
+        sliced = [x if a is None else x.take(i, a) for x, a in zip(inputs, layer.in_axes)]
+        terms += inner(sliced, [w.take(i, layer.out_axes) for w in weights])
+    return terms
+
+
+def _jvp_meaning(layer, level, sig, inner, inputs, weights, constants):
+    n, m = len(sig.inputs), len(sig.outputs)
+    z, t = inputs[:n], inputs[n:]
+    moved = [x.plus(level, d) for x, d in zip(z, t)]
+    return inner(z, weights[:m]) + _derived(level, inner(moved, weights[m:]))
+
+
+def _vjp_meaning(layer, level, sig, inner, inputs, weights, constants):
+    n, m = len(sig.inputs), len(sig.outputs)
+    z, u = inputs[:n], inputs[n:]
+    moved = [x.plus(level, d) for x, d in zip(z, weights[m:])]
+    return inner(z, weights[:m]) + _derived(level, inner(moved, u))
+
+
+def _grad_meaning(layer, level, sig, inner, inputs, weights, constants):
+    chosen = _argnums_tuple(layer.argnums)
+    moved = [x.plus(level, weights[chosen.index(i)]) if i in chosen else x
+             for i, x in enumerate(inputs)]
+    loss = [Moving.fixed(constants[f"w{level}_{j}"]) for j in range(len(sig.outputs))]
+    return _derived(level, inner(moved, loss))
+
+
+def meaning(stack: StackCase, level: int, inputs, weights) -> list[Term]:
+    """The terms whose sum is `<weights, stage level (inputs)>` in NumPy."""
+    sigs = stack.signatures
+
+    def stage(k, xs, ws):
+        if k == 0:
+            return [Term((), tuple(xs), tuple(ws))]
+        layer = stack.layers[k - 1]
+        inner = lambda ys, vs: stage(k - 1, ys, vs)  # noqa: E731
+        return LAYERS[layer.name].meaning(layer, k, sigs[k - 1], inner, xs, ws, stack.constants)
+
+    return stage(level, [Moving.fixed(x) for x in inputs], [Moving.fixed(c) for c in weights])
+
+
+# ----------------------------------------------------------------------------- signatures
+
+def _insert(shape, axis: int, size: int) -> tuple[int, ...]:
+    position = axis if axis >= 0 else len(shape) + 1 + axis
+    return (*shape[:position], size, *shape[position:])
+
+
+def _same_signature(layer, level, sig):
+    return sig
+
+
+def _vmap_signature(layer, level, sig):
+    ins = tuple(s if a is None else _insert(s, a, layer.size)
+                for s, a in zip(sig.inputs, layer.in_axes))
+    return Signature(sig.names, ins, tuple(_insert(s, layer.out_axes, layer.size)
+                                           for s in sig.outputs))
+
+
+def _jvp_signature(layer, level, sig):
+    tangents = tuple(f"t{level}_{i}" for i in range(len(sig.names)))
+    return Signature(sig.names + tangents, sig.inputs * 2, sig.outputs * 2)
+
+
+def _vjp_signature(layer, level, sig):
+    cotangents = tuple(f"u{level}_{j}" for j in range(len(sig.outputs)))
+    return Signature(sig.names + cotangents, sig.inputs + sig.outputs, sig.outputs + sig.inputs)
+
+
+def _grad_signature(layer, level, sig):
+    return sig._replace(outputs=tuple(sig.inputs[i] for i in _argnums_tuple(layer.argnums)))
+
+
+def signatures(case: ProgramCase, layers) -> tuple[Signature, ...]:
+    """The signature of every stage, g0 first."""
+    program = case.program
+    sigs = [Signature(tuple(v.name for v in program.inputs), tuple(v.shape for v in program.inputs),
+                      tuple(v.shape for v in program.outputs))]
+    for level, layer in enumerate(layers, 1):
+        sigs.append(LAYERS[layer.name].signature(layer, level, sigs[-1]))
+    return tuple(sigs)
+
+
+def _argnums_tuple(argnums) -> tuple[int, ...]:
+    return argnums if isinstance(argnums, tuple) else (argnums,)
+
+
+# ----------------------------------------------------------------------------- rendering
+
+def _params(sig: Signature) -> str:
+    return ", ".join(sig.names)
+
+
+def _tuple(items) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def _def(name: str, params: str, body: list[str]) -> str:
+    return f"def {name}({params}):\n" + "".join(f"    {line}\n" for line in body)
+
+
+def _render_jit(layer, level, sig, inner_sig):
+    return f"g{level} = sut.jit(g{level - 1})\n"
+
+
+def _render_vmap(layer, level, sig, inner_sig):
+    axes = layer.in_axes[0] if layer.as_int else tuple(layer.in_axes)
+    return (f"g{level} = sut.vmap(g{level - 1}, in_axes={axes!r}, "
+            f"out_axes={layer.out_axes!r})\n")
+
+
+def _render_jvp(layer, level, sig, inner_sig):
+    n = len(inner_sig.names)
+    primals, tangents = _tuple(sig.names[:n]), _tuple(sig.names[n:])
+    return _def(f"g{level}", _params(sig), [
+        f"out, tangent = sut.jvp(g{level - 1}, {primals}, {tangents})",
+        "return (*out, *tangent)",
+    ])
+
+
+def _render_vjp(layer, level, sig, inner_sig):
+    n = len(inner_sig.names)
+    return _def(f"g{level}", _params(sig), [
+        f"out, pullback = sut.vjp(g{level - 1}, {', '.join(sig.names[:n])})",
+        f"return (*out, *pullback({_tuple(sig.names[n:])}))",
+    ])
+
+
+def _render_grad(layer, level, sig, inner_sig):
+    terms = " + ".join(f"jnp.sum(out[{j}] * w{level}_{j})" for j in range(len(inner_sig.outputs)))
+    loss = _def(f"loss{level}", _params(sig), [f"out = g{level - 1}({_params(sig)})",
+                                               f"return {terms}"])
+    call = f"sut.grad(loss{level}, argnums={layer.argnums!r})({_params(sig)})"
+    result = call if isinstance(layer.argnums, tuple) else f"({call},)"
+    return loss + "\n\n" + _def(f"g{level}", _params(sig), [f"return {result}"])
+
+
+def _render_stage0(case: ProgramCase, sig: Signature) -> str:
+    if len(case.program.outputs) > 1:
+        return "g0 = f\n"
+    return _def("g0", _params(sig), [f"return (f({_params(sig)}),)"])
+
+
+def source(stack: StackCase, level: int) -> str:
+    """Definitions of g0 .. g{level}: the stack up to `level`, as the SUT runs it."""
+    sigs = stack.signatures
+    parts = [_render_stage0(stack.case, sigs[0])]
+    for k, layer in enumerate(stack.layers[:level], 1):
+        parts.append(LAYERS[layer.name].render(layer, k, sigs[k], sigs[k - 1]))
+    return "\n\n".join(parts)
+
+
+def probe_source(stack: StackCase, level: int) -> str:
+    """`probe(<stage inputs>, c0, ..)`: <c, g{level}(..)> summed over its outputs."""
+    sig = stack.signatures[level]
+    cs = names("c", len(sig.outputs))
+    return _def("probe", ", ".join((*sig.names, *cs)), [
+        f"return sum(np.vdot(c, y) for c, y in zip({_tuple(cs)}, g{level}({_params(sig)})))",
+    ])
+
+
+def loop_source(stack: StackCase, level: int) -> str:
+    """`looped(..)`: the inner stage on each batch element of a vmap layer, stacked."""
+    layer, sig = stack.layers[level - 1], stack.signatures[level]
+    args = ", ".join(n if a is None else f"np.take({n}, i, {a})"
+                     for n, a in zip(sig.names, layer.in_axes))
+    return _def("looped", _params(sig), [
+        f"outs = [g{level - 1}({args}) for i in range({layer.size})]",
+        f"return tuple(np.stack(ys, axis={layer.out_axes}) for ys in zip(*outs))",
+    ])
+
+
+def title(stack: StackCase, level: int) -> str:
+    """`jit(vmap(jvp(f)))` for the stage at `level`."""
+    text = "f"
+    for layer in stack.layers[:level]:
+        text = f"{layer.name}({text})"
+    return text
+
+
+# ----------------------------------------------------------------------------- values
+
+def stage_inputs(stack: StackCase, level: int) -> dict[str, np.ndarray]:
+    """Stage `level`'s arguments: the outermost ones at batch element 0 of every vmap above."""
+    sigs = stack.signatures
+    values = [stack.inputs[n] for n in sigs[-1].names]
+    for k in range(len(stack.layers), level, -1):
+        layer = stack.layers[k - 1]
+        if layer.name == "vmap":
+            values = [v if a is None else np.take(v, 0, axis=a)
+                      for v, a in zip(values, layer.in_axes)]
+        values = values[:len(sigs[k - 1].names)]
+    return dict(zip(sigs[level].names, values))
+
+
+def _variant(case: ProgramCase, layers, position: dict) -> tuple[np.ndarray, ...]:
+    """The input set at a batch position (vmap level -> element), by mixed radix."""
+    flat, stride = 0, 1
+    for level, layer in enumerate(layers, 1):
+        if layer.name == "vmap":
+            flat += position.get(level, 0) * stride
+            stride *= layer.size
+    return case.variants[flat % len(case.variants)]
+
+
+def _batched_input(case: ProgramCase, layers, i: int) -> np.ndarray:
+    """x{i} batched through every vmap layer: element b of level k stacked on its axis.
+
+    The outermost vmap stacks last.  Where x{i} is not mapped (axis None) its
+    value must not vary along that level, so the position there stays 0.
+    """
+    vmaps = [(level, layer) for level, layer in enumerate(layers, 1) if layer.name == "vmap"]
+
+    def build(position, remaining):
+        if not remaining:
+            return _variant(case, layers, position)[i]
+        *rest, (level, layer) = remaining
+        axis = layer.in_axes[i]
+        if axis is None:
+            return build(position, rest)
+        return np.stack([build(position | {level: b}, rest) for b in range(layer.size)],
+                        axis=axis)
+
+    return build({}, vmaps)
+
+
+# ----------------------------------------------------------------------------- drawing
+
+def axes_for(rank: int) -> list[int]:
+    """Batch-axis positions for an array of `rank` (before batching), simplest first."""
+    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
+
+
+def _draw_vmap(draw, level: int, sig: Signature, size: int) -> Applied:
+    count = len(sig.inputs)
+    mapped = index(draw, count, label=f"layer {level}: surely mapped input")
+    axes = []
+    for i, shape in enumerate(sig.inputs):
+        options = axes_for(len(shape))
+        if i != mapped:
+            options = [options[0], None, *options[1:]]
+        axes.append(choose(draw, options, label=f"layer {level}: in_axes[{i}]"))
+    as_int = len(set(axes)) == 1 and draw(st.booleans(), label=f"layer {level}: in_axes as int")
+    out_rank = min(len(s) for s in sig.outputs)
+    out_axes = choose(draw, axes_for(out_rank), label=f"layer {level}: out_axes")
+    return Applied("vmap", tuple(axes), as_int, out_axes, size)
+
+
+def _draw_argnums(draw, level: int, count: int) -> int | tuple[int, ...]:
+    """An int, or a sorted tuple of distinct positions; shrinks towards 0."""
+    if not draw(st.booleans(), label=f"layer {level}: argnums as a tuple"):
+        return index(draw, count, label=f"layer {level}: argnum")
+    chosen = tuple(i for i in range(count) if draw(st.booleans(), label=f"layer {level}: has {i}"))
+    return chosen or (index(draw, count, label=f"layer {level}: argnum"),)
+
+
+def _draw_names(draw, count: int, kinds: tuple[str, ...]) -> list[str]:
+    chosen = []
+    for _ in range(count):
+        derivatives = sum(LAYERS[n].derivative for n in chosen)
+        chosen.append(pick(draw, kinds, lambda n, d=derivatives:
+                           not LAYERS[n].derivative or d < MAX_DERIVATIVES))
+    return chosen
+
+
+def _check(min_layers, max_layers, kinds):
+    if not 1 <= min_layers <= max_layers <= 3:
+        raise InvalidArgument(f"min_layers={min_layers}, max_layers={max_layers} must satisfy "
+                              "1 <= min_layers <= max_layers <= 3")
+    unknown = [k for k in kinds if k not in LAYERS]
+    if unknown or not kinds:
+        raise InvalidArgument(f"kinds={kinds!r} must be a non-empty subset of {ORDER}")
+    if all(LAYERS[k].derivative for k in kinds) and max_layers > MAX_DERIVATIVES:
+        raise InvalidArgument(f"kinds={kinds!r} has only derivative layers, and at most "
+                              f"{MAX_DERIVATIVES} may stack: use max_layers<={MAX_DERIVATIVES}")
+
+
+@st.composite
+def stack_cases(draw, programs: Callable[[int, bool], st.SearchStrategy[ProgramCase]], *,
+                kinds: tuple[str, ...] = ORDER, min_layers: int = 1,
+                max_layers: int = 3) -> StackCase:
+    """A `StackCase`: `min_layers..max_layers` layers (default 1-3) over a drawn program.
+
+    * `programs(variants, reverse)` is the strategy for programs valid at
+      `variants` input sets (one per batch position of the vmap layers, up
+      to 8), and differentiable in reverse mode if `reverse` (the stack has
+      a grad or vjp layer);
+    * layers come from `kinds` (default all of `ORDER`), with at most
+      `MAX_DERIVATIVES` of jvp, grad and vjp in one stack;
+    * vmap layers have batch size 2-3, each input mapped on a valid axis or
+      not (one at least is mapped), and an out_axes valid for every output;
+    * grad layers differentiate a drawn `argnums` of `sum_j <w_j, out_j>`.
+
+    Examples shrink towards one `jit` layer over the simplest program.
+    """
+    kinds = tuple(k for k in ORDER if k in kinds)
+    _check(min_layers, max_layers, kinds)
+    count = draw(st.integers(min_layers, max_layers), label="layers")
+    chosen = _draw_names(draw, count, kinds)
+    sizes = [draw(st.integers(2, 3), label=f"layer {k}: batch size") if n == "vmap" else 0
+             for k, n in enumerate(chosen, 1)]
+    variants = min(MAX_VARIANTS, prod(s for s in sizes if s))
+    reverse = any(LAYERS[n].reverse for n in chosen)
+    case = draw(programs(variants, reverse), label="program")
+    layers, sig = [], signatures(case, ())[0]
+    for level, (name, size) in enumerate(zip(chosen, sizes), 1):
+        layers.append(_draw_layer(draw, name, level, sig, size))
+        sig = LAYERS[name].signature(layers[-1], level, sig)
+    event(f"stack: {title(StackCase(case, tuple(layers), {}, {}, {}), count)}")
+    return _draw_values(draw, case, tuple(layers))
+
+
+def _draw_layer(draw, name: str, level: int, sig: Signature, size: int) -> Applied:
+    if name == "vmap":
+        return _draw_vmap(draw, level, sig, size)
+    if name == "grad":
+        return Applied("grad", argnums=_draw_argnums(draw, level, len(sig.inputs)))
+    return Applied(name)
+
+
+def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...]) -> StackCase:
+    bare = StackCase(case, layers, {}, {}, {})
+    sigs = bare.signatures
+    top = sigs[-1]
+    n = len(case.args)
+    inputs = {top.names[i]: _batched_input(case, layers, i) for i in range(n)}
+    free = top.names[n:]
+    drawn = draw(directions([top.inputs[n + j] for j in range(len(free))]),
+                 label="tangents and cotangents")
+    inputs |= dict(zip(free, drawn))
+    constants = {}
+    for level, layer in enumerate(layers, 1):
+        if layer.name == "grad":
+            weights = draw(directions(sigs[level - 1].outputs),
+                           label=f"layer {level}: loss weights")
+            constants |= {f"w{level}_{j}": w for j, w in enumerate(weights)}
+    checked = [k for k, layer in enumerate(layers, 1) if LAYERS[layer.name].derivative]
+    probes = {k: draw(directions(sigs[k].outputs), label=f"stage {k}: probe")
+              for k in sorted({*checked, len(layers)})}
+    return StackCase(case, layers, inputs, constants, probes)
+
+
+# ----------------------------------------------------------------------------- the table
+
+@dataclass(frozen=True)
+class Layer:
+    """One transformation: its signature, its source, its per-layer check, its meaning.
+
+    * ``derivative``: a derivative layer (at most `MAX_DERIVATIVES` stack);
+      ``reverse``: it differentiates in reverse mode (the program must allow it);
+    * ``signature(applied, level, inner)`` is the stage's `Signature`;
+    * ``render(applied, level, sig, inner)`` defines `g{level}` from `g{level-1}`;
+    * ``check`` is what the layer is held to on its own: `IDENTITY_CHECK`,
+      `LOOP_CHECK` (both against the SUT's inner stage, exactly) or
+      `MEANING_CHECK` (the NumPy meaning of the stack up to it);
+    * ``meaning(applied, level, inner_sig, inner, inputs, weights, constants)``
+      is its NumPy meaning as `Term`s, from `inner(inputs, weights)`.
+    """
+
+    name: str
+    derivative: bool
+    reverse: bool
+    signature: Callable
+    render: Callable
+    check: str
+    meaning: Callable
+
+
+LAYERS = {
+    "jit": Layer("jit", False, False, _same_signature, _render_jit, IDENTITY_CHECK, _jit_meaning),
+    "vmap": Layer("vmap", False, False, _vmap_signature, _render_vmap, LOOP_CHECK, _vmap_meaning),
+    "jvp": Layer("jvp", True, False, _jvp_signature, _render_jvp, MEANING_CHECK, _jvp_meaning),
+    "grad": Layer("grad", True, True, _grad_signature, _render_grad, MEANING_CHECK, _grad_meaning),
+    "vjp": Layer("vjp", True, True, _vjp_signature, _render_vjp, MEANING_CHECK, _vjp_meaning),
+}

@@ -1,0 +1,32 @@
+"""Broken SUT: `numpy.add` of shapes that do not broadcast resizes its second operand.
+
+Where NumPy and JAX raise ("operands could not be broadcast together"),
+this `add` repeats or truncates the second operand to the first one's shape
+(`numpy.resize` semantics) and adds: (2, 3) + (4,) silently returns a
+(2, 3) array.  Every broadcastable call is JAX's own.
+"""
+
+import jax.numpy as jnp
+
+from tests.broken import (  # noqa: F401
+    __sut_unsupported__,
+    __version__,
+    grad,
+    jit,
+    jvp,
+    lax,
+    numpy_with,
+    vjp,
+    vmap,
+)
+
+
+def add(x, y):
+    try:
+        jnp.broadcast_shapes(jnp.shape(x), jnp.shape(y))
+    except ValueError:
+        y = jnp.resize(y, jnp.shape(x))
+    return jnp.add(x, y)
+
+
+numpy = numpy_with(add=add)

@@ -1,0 +1,26 @@
+"""Broken SUT: `grad` of a function with a non-scalar output differentiates its sum.
+
+JAX raises "Gradient only defined for scalar-output functions"; this grad
+quietly sums the output first, so `grad(jnp.sin)(x)` returns `cos(x)`
+instead of refusing.  For a scalar output it is JAX's own grad.
+"""
+
+import jax
+import jax.numpy as jnp
+
+from tests.broken import (  # noqa: F401
+    __sut_unsupported__,
+    __version__,
+    jit,
+    jvp,
+    lax,
+    numpy_with,
+    vjp,
+    vmap,
+)
+
+numpy = numpy_with()
+
+
+def grad(fun, argnums=0):
+    return jax.grad(lambda *args: jnp.sum(fun(*args)), argnums=argnums)

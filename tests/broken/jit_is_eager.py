@@ -1,0 +1,25 @@
+"""Broken SUT: `jit` calls the function eagerly, without tracing it.
+
+Every value is right, so the value properties pass it; but nothing is
+traced: a Python `if` on an argument silently follows its value, and a
+value the function leaks (stores in a global list) is a plain array that
+can be used later, where JAX raises a TracerBoolConversionError and an
+UnexpectedTracerError.
+"""
+
+from tests.broken import (  # noqa: F401
+    __sut_unsupported__,
+    __version__,
+    grad,
+    jvp,
+    lax,
+    numpy_with,
+    vjp,
+    vmap,
+)
+
+numpy = numpy_with()
+
+
+def jit(fun, static_argnums=()):
+    return fun

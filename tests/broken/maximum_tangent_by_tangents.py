@@ -1,0 +1,44 @@
+"""Broken SUT: maximum's tangent is the larger of the two tangents, not the larger operand's.
+
+The rule compares the tangents where it should compare the primals, so the
+tangent map is no longer linear: jvp(f, x, a t + b s) differs from
+a jvp(f, x, t) + b jvp(f, x, s).  Built over refimpl so the meta-test
+shrinks in seconds: `numpy.maximum` binds a copy of refimpl's `max`
+primitive that carries the broken rule (refimpl's tables gain an entry for
+the copy; no existing entry, and not its closed `PRIMITIVES` list, changes).
+`tests/meta/test_broken_suts.py` shows the linearity identity catches it.
+"""
+
+from functools import partial
+from types import SimpleNamespace
+
+import refimpl
+from refimpl import __sut_unsupported__, grad, jit, jvp, lax, vjp, vmap  # noqa: F401
+from refimpl import numpy as refimpl_numpy
+from refimpl import primitives as P
+from refimpl.core import Primitive, bind
+from refimpl.jvp import instantiate, jvp_rules
+from refimpl.vmap import _elementwise_batch, vmap_rules
+
+__version__ = f"refimpl {refimpl.__version__}, deliberately broken"
+
+max_p = Primitive("max")
+max_p.impl, max_p.shape_rule, max_p.cost, max_p.source = (P.max_p.impl, P.max_p.shape_rule,
+                                                          P.max_p.cost, P.max_p.source)
+vmap_rules[max_p] = partial(_elementwise_batch, max_p)
+
+
+def _max_jvp(primals, tangents):
+    tx, ty = (instantiate(t, p) for t, p in zip(tangents, primals))
+    return bind(max_p, *primals), lax.max(tx, ty)  # correct: select_n(gt(x, y), ty, tx)
+
+
+jvp_rules[max_p] = _max_jvp
+
+
+def _maximum(x, y):
+    return refimpl_numpy._elementwise(max_p, "maximum", x, y)
+
+
+numpy = SimpleNamespace(**({name: getattr(refimpl_numpy, name) for name in dir(refimpl_numpy)
+                            if not name.startswith("_")} | {"maximum": _maximum}))

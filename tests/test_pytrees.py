@@ -1,0 +1,204 @@
+"""Pytrees: a program taking its inputs packed in containers and returning its outputs in one.
+
+`g(a0, ...)` reads the inputs of a generated `f` out of drawn tuples, lists
+and dicts (nested one level; dict keys written out of sorted order), calls
+`f`, and returns its outputs in another drawn container
+(`strategies/pytrees.py`).  Every transformation of `g` must equal the same
+transformation of the unpacked `f` on the SUT itself, leaf for leaf in JAX's
+flattening order (a dict's entries by sorted key), and the reference:
+value, jit, jvp (tangents packed like the inputs), vjp (the cotangent packed
+like the output), grad (argnums over packed arguments) and vmap (in_axes as
+prefix trees of the arguments).
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracles.reproducer import Expectation
+from oracles.tolerance import EXACT
+from oracles.verify import experiment, on_reference, verify, verify_runs
+from strategies import stacks
+from strategies.inputs import directions
+from strategies.operands import choose
+from strategies.opspec import OPS
+from strategies.program import ProgramCase, programs
+from strategies.pytrees import argument_trees, build, order, reads, relabel, trees
+from strategies.render import render_function
+from tests import cases
+
+TRANSFORMS = ("value", "jit", "jvp", "vjp", "grad")
+
+
+class PackedCase(NamedTuple):
+    case: ProgramCase
+    arguments: tuple  # one tree of input labels per positional argument of g
+    output: object  # the tree of output labels g returns
+
+
+@st.composite
+def packed_cases(draw, **options) -> PackedCase:
+    case = draw(st.deferred(lambda: programs(
+        ops=tuple(name for name in cases.VOCABULARY if name in OPS), **options)),
+        label="program")
+    arguments = draw(argument_trees(len(case.args)), label="argument trees")
+    output = draw(trees(range(len(case.program.outputs))), label="output tree")
+    return PackedCase(case, arguments, output)
+
+
+def unpacking(packed: PackedCase) -> tuple[str, str]:
+    """g's parameters `a0, ...`, and the expressions reading f's inputs out of them."""
+    params = stacks.names("a", len(packed.arguments))
+    read = {}
+    for param, tree in zip(params, packed.arguments):
+        read |= reads(tree, param)
+    return ", ".join(params), ", ".join(read[i] for i in range(len(read)))
+
+
+def packing(packed: PackedCase) -> str:
+    """`f`, then `g` (packed arguments in, packed outputs out) and `pack` (x.. -> g's args)."""
+    program = packed.case.program
+    params, read = unpacking(packed)
+    xs, ys = stacks.names("x", len(program.inputs)), stacks.names("y", len(program.outputs))
+    args = [build(tree, lambda i: f"x{i}") for tree in packed.arguments]
+    return "\n\n".join([
+        render_function(program),
+        f"def g({params}):\n    {', '.join(ys)} = f({read})\n"
+        f"    return {build(packed.output, lambda j: f'y{j}')}\n",
+        f"def pack({', '.join(xs)}):\n    return ({', '.join(args)},)\n",
+    ])
+
+
+def packed_wrapper(packed: PackedCase, transform: str, *, argnums=None, in_axes=None,
+                   out_axes=None) -> stacks.Wrapper:
+    """`packed(x.., t.., u..)`: `transform` applied to g at the packed inputs."""
+    program = packed.case.program
+    xs = stacks.names("x", len(program.inputs))
+    ts = stacks.names("t", len(program.inputs)) if transform == "jvp" else []
+    us = stacks.names("u", len(program.outputs)) if transform == "vjp" else []
+    primals = f"pack({', '.join(xs)})"
+    body = {
+        "value": [f"return g(*{primals})"],
+        "jit": [f"return sut.jit(g)(*{primals})"],
+        "jvp": [f"return sut.jvp(g, {primals}, pack({', '.join(ts)}))"],
+        "vjp": [f"out, pullback = sut.vjp(g, *{primals})",
+                f"return out, pullback({build(packed.output, lambda j: f'u{j}')})"],
+        "grad": [f"return sut.grad(gloss, argnums={argnums!r})(*{primals})"],
+        "vmap": [f"return sut.vmap(g, in_axes={in_axes}, out_axes={out_axes!r})(*{primals})"],
+    }[transform]
+    source = "def packed(" + ", ".join(xs + ts + us) + "):\n" + "".join(
+        f"    {line}\n" for line in body)
+    if transform == "grad":
+        params, read = unpacking(packed)
+        gloss = f"def gloss({params}):\n    return loss({read})\n"
+        source = stacks.loss(program) + "\n\n" + gloss + "\n\n" + source
+    return stacks.Wrapper(source, f"packed({', '.join(xs + ts + us)})")
+
+
+def _input_order(packed: PackedCase) -> list[int]:
+    return [label for tree in packed.arguments for label in order(tree)]
+
+
+def in_jax_order(packed: PackedCase, transform: str, flat) -> tuple:
+    """The unpacked f's flat results, in the order the packed g's results flatten to."""
+    outs = order(packed.output)
+    n = len(packed.case.program.outputs)
+    if transform == "grad":
+        return tuple(flat)
+    if transform == "jvp":
+        return tuple(flat[j] for j in outs) + tuple(flat[n + j] for j in outs)
+    if transform == "vjp":
+        return tuple(flat[j] for j in outs) + tuple(flat[n + i] for i in _input_order(packed))
+    return tuple(flat[j] for j in outs)
+
+
+def unpacked_wrapper(program, transform: str, argnums=None) -> stacks.Wrapper:
+    """The same transformation of f itself, through `strategies.stacks`."""
+    if transform == "grad":
+        return stacks.grad(program, argnums)
+    return {"value": stacks.value, "jit": stacks.jit, "jvp": stacks.jvp,
+            "vjp": stacks.vjp}[transform](program)
+
+
+@given(packed=packed_cases(), data=st.data())
+def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference, packed, data):
+    transform = data.draw(st.sampled_from([t for t in TRANSFORMS
+                                           if t == "value" or sut.supports(t)]),
+                          label="transformation")
+    case, program = packed.case, packed.case.program
+    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
+    constants, argnums, flat_argnums = None, None, None
+    if transform == "jvp":
+        tangents = data.draw(directions([x.shape for x in case.args]), label="tangents")
+        inputs |= {f"t{i}": t for i, t in enumerate(tangents)}
+    if transform == "vjp":
+        cotangents = data.draw(directions([y.shape for y in program.outputs]), label="cotangents")
+        inputs |= {f"u{j}": u for j, u in enumerate(cotangents)}
+    if transform == "grad":
+        weights = data.draw(directions([y.shape for y in program.outputs]), label="weights")
+        constants = {f"w{j}": w for j, w in enumerate(weights)}
+        argnums = data.draw(cases.argnums(len(packed.arguments)), label="argnums over g's args")
+        chosen = argnums if isinstance(argnums, tuple) else (argnums,)
+        flat_argnums = tuple(i for k in chosen for i in order(packed.arguments[k]))
+    unpacked = experiment(case, unpacked_wrapper(program, transform, flat_argnums),
+                          f"{transform} of f", inputs=inputs, constants=constants)
+    expected = in_jax_order(packed, transform,
+                            verify_runs(sut, unpacked, "f is the same program, unpacked"))
+    exp = experiment(case, packed_wrapper(packed, transform, argnums=argnums),
+                     f"{transform} of g (f on packed arguments)", inputs=inputs,
+                     constants=constants, function=packing(packed))
+    oracles = [Expectation(expected, f"{sut.name} on the unpacked f, in JAX's pytree order",
+                           EXACT)]
+    if reference:
+        oracles.append(Expectation(on_reference(reference, exp), reference.describe(), EXACT))
+    verify(sut, exp, *oracles)
+
+
+def _valid_axes(rank: int) -> list[int]:
+    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
+
+
+@st.composite
+def vmap_packed_cases(draw):
+    """A packed case valid at every batch element, per-leaf axes, in_axes as prefix trees."""
+    size = draw(st.integers(2, 3), label="batch size")
+    packed = draw(packed_cases(variants=size), label="packed program")
+    case = packed.case
+    axes = tuple(None if shared else choose(draw, _valid_axes(x.ndim), label=f"axis x{i}")
+                 for i, (x, shared) in enumerate(zip(case.args, case.shared)))
+    batched = tuple(
+        x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
+        for i, (x, axis) in enumerate(zip(case.args, axes)))
+    entries = []
+    for k, tree in enumerate(packed.arguments):
+        leaf_axes = {axes[i] for i in order(tree)}
+        whole = len(leaf_axes) == 1 and draw(st.booleans(), label=f"one axis for a{k}")
+        entries.append(repr(leaf_axes.pop()) if whole
+                       else build(relabel(tree, lambda i: axes[i]), repr))
+    in_axes = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
+    ranks = [len(v.shape) for v in case.program.outputs]
+    out_axes = choose(draw, _valid_axes(min(ranks)), label="out_axes")
+    return packed, axes, in_axes, out_axes, batched
+
+
+@pytest.mark.needs("vmap")
+@given(drawn=vmap_packed_cases())
+def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, drawn):
+    packed, axes, in_axes, out_axes, batched = drawn
+    case = packed.case
+    inputs = {f"x{i}": x for i, x in enumerate(batched)}
+    unpacked = experiment(case, stacks.vmap(case.program, axes, out_axes),
+                          f"vmap(f, in_axes={axes!r}, out_axes={out_axes!r})", inputs=inputs)
+    expected = in_jax_order(packed, "vmap", verify_runs(sut, unpacked, "f is the same "
+                                                        "program, unpacked"))
+    exp = experiment(case, packed_wrapper(packed, "vmap", in_axes=in_axes, out_axes=out_axes),
+                     f"vmap(g, in_axes={in_axes}, out_axes={out_axes!r})", inputs=inputs,
+                     function=packing(packed))
+    oracles = [Expectation(expected, f"{sut.name} on the unpacked f, in JAX's pytree order",
+                           EXACT)]
+    if reference:
+        oracles.append(Expectation(on_reference(reference, exp), reference.describe(), EXACT))
+    verify(sut, exp, *oracles)
