@@ -29,7 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
 PROPERTIES = ["tests/test_value.py", "tests/test_jvp.py", "tests/test_grad.py",
-              "tests/test_identities.py", "tests/test_vmap.py", "tests/test_jit.py"]
+              "tests/test_identities.py", "tests/test_vmap.py", "tests/test_jit.py",
+              "tests/test_stacks.py", "tests/test_python_control_flow.py",
+              "tests/test_pytrees.py", "tests/test_errors.py"]
 
 _TEST = re.compile(r"^(tests/\S+::\S+):$")
 _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\)")

@@ -75,12 +75,14 @@ def programs(
     variants=1,
     chain=False,
     sharing=False,
+    allow_empty=True,
 ) -> ProgramCase:
     """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
 
     * `min_inputs..max_inputs` inputs (default 1-3), shapes of rank 0-3 and
-      dims 1-5 from one pool of sizes, unless `input_shapes` (a strategy of
-      tuples of shapes) says otherwise;
+      dims 1-5 from one pool of sizes (with `allow_empty`, sometimes 0 too:
+      `shapes.EMPTY_ODDS`), unless `input_shapes` (a strategy of tuples of
+      shapes) says otherwise;
     * `min_eqns..max_eqns` equations (default 1-30) over `ops` (default the
       whole language: operations and constructs), each in call or operator
       syntax; a construct's blocks hold up to a few equations more;
@@ -101,13 +103,14 @@ def programs(
     equation using the first operation of `ops` on it.
     """
     _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants)
-    for name, flag in (("chain", chain), ("sharing", sharing)):
+    for name, flag in (("chain", chain), ("sharing", sharing), ("allow_empty", allow_empty)):
         if not isinstance(flag, bool):
             raise InvalidArgument(f"{name}={flag!r} must be True or False")
     specs = [LANGUAGE[name] for name in vocabulary(only=ops)]
     count = draw(st.integers(min_inputs, max_inputs), label="inputs")
     if input_shapes is None:
-        arg_shapes = draw(shapes.input_shapes(count, allow_empty=True), label="input shapes").shapes
+        drawn = draw(shapes.input_shapes(count, allow_empty=allow_empty), label="input shapes")
+        arg_shapes = drawn.shapes
     else:
         arg_shapes = draw(input_shapes, label="input shapes")
     shared = _draw_shared(draw, len(arg_shapes), variants)

@@ -218,8 +218,13 @@ def traced(program: Program, *, derivative: bool) -> list[Var]:
 
 @st.composite
 def leak_cases(draw):
-    """A program with one output, and a use of the value it will leak."""
-    case = draw(straight_line_cases(max_outputs=1), label="program")
+    """A program with one output, and a use of the value it will leak.
+
+    No zero-size inputs: an empty value holds no data, and JAX may hand it
+    back as a plain array rather than a tracer (`jnp.where` does), so there
+    would be nothing to leak.
+    """
+    case = draw(straight_line_cases(max_outputs=1, allow_empty=False), label="program")
     use = draw(st.sampled_from([use for op, use in USES if op in (None, *cases.VOCABULARY)]),
                label="use")
     return case, use
