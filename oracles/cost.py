@@ -37,6 +37,7 @@ import numpy as np
 
 from oracles.errors import SutFailure, SutRaised
 from strategies.render import PRELUDE, load
+from strategies.stacks import named
 
 REDUCTIONS = frozenset({"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and",
                         "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -385,7 +386,7 @@ def program_source(case) -> str:
 def program_works(sut, case) -> Works:
     """The same cost model applied to f, loss, jvp f, vjp f and grad loss."""
     program, source = case.program, program_source(case)
-    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
+    inputs = named("x", case.args)
     inputs |= {f"t{i}": np.ones_like(x) for i, x in enumerate(case.args)}
     outputs = [np.ones(out.shape) for out in program.outputs]
     inputs |= {f"u{k}": u for k, u in enumerate(outputs)}

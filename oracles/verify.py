@@ -23,7 +23,7 @@ from oracles.sut import Sut
 from oracles.tolerance import Tolerance
 from strategies.program import ProgramCase
 from strategies.render import render_function, render_module
-from strategies.stacks import Wrapper
+from strategies.stacks import Wrapper, named
 
 
 class ReferenceFailed(RuntimeError):
@@ -39,7 +39,7 @@ def experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,
     """
     function = function if function is not None else render_function(case.program)
     source = render_module(function, wrapper.source, constants=constants)
-    inputs = inputs if inputs is not None else {f"x{i}": x for i, x in enumerate(case.args)}
+    inputs = inputs if inputs is not None else named("x", case.args)
     return Experiment(title, source, wrapper.call, inputs)
 
 

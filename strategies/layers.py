@@ -52,7 +52,7 @@ from hypothesis.errors import InvalidArgument
 from strategies.inputs import directions
 from strategies.operands import choose, index, pick
 from strategies.program import ProgramCase
-from strategies.stacks import names
+from strategies.stacks import define, names, tuple_of
 
 # Layer names, simplest first: shrinking moves a layer towards `jit`.
 ORDER = ("jit", "vmap", "jvp", "grad", "vjp")
@@ -255,14 +255,6 @@ def _params(sig: Signature) -> str:
     return ", ".join(sig.names)
 
 
-def _tuple(items) -> str:
-    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-
-
-def _def(name: str, params: str, body: list[str]) -> str:
-    return f"def {name}({params}):\n" + "".join(f"    {line}\n" for line in body)
-
-
 def _render_jit(layer, level, sig, inner_sig):
     return f"g{level} = sut.jit(g{level - 1})\n"
 
@@ -275,8 +267,8 @@ def _render_vmap(layer, level, sig, inner_sig):
 
 def _render_jvp(layer, level, sig, inner_sig):
     n = len(inner_sig.names)
-    primals, tangents = _tuple(sig.names[:n]), _tuple(sig.names[n:])
-    return _def(f"g{level}", _params(sig), [
+    primals, tangents = tuple_of(sig.names[:n]), tuple_of(sig.names[n:])
+    return define(f"g{level}", sig.names, [
         f"out, tangent = sut.jvp(g{level - 1}, {primals}, {tangents})",
         "return (*out, *tangent)",
     ])
@@ -284,25 +276,25 @@ def _render_jvp(layer, level, sig, inner_sig):
 
 def _render_vjp(layer, level, sig, inner_sig):
     n = len(inner_sig.names)
-    return _def(f"g{level}", _params(sig), [
+    return define(f"g{level}", sig.names, [
         f"out, pullback = sut.vjp(g{level - 1}, {', '.join(sig.names[:n])})",
-        f"return (*out, *pullback({_tuple(sig.names[n:])}))",
+        f"return (*out, *pullback({tuple_of(sig.names[n:])}))",
     ])
 
 
 def _render_grad(layer, level, sig, inner_sig):
     terms = " + ".join(f"jnp.sum(out[{j}] * w{level}_{j})" for j in range(len(inner_sig.outputs)))
-    loss = _def(f"loss{level}", _params(sig), [f"out = g{level - 1}({_params(sig)})",
-                                               f"return {terms}"])
+    loss = define(f"loss{level}", sig.names, [f"out = g{level - 1}({_params(sig)})",
+                                              f"return {terms}"])
     call = f"sut.grad(loss{level}, argnums={layer.argnums!r})({_params(sig)})"
     result = call if isinstance(layer.argnums, tuple) else f"({call},)"
-    return loss + "\n\n" + _def(f"g{level}", _params(sig), [f"return {result}"])
+    return loss + "\n\n" + define(f"g{level}", sig.names, [f"return {result}"])
 
 
 def _render_stage0(case: ProgramCase, sig: Signature) -> str:
     if len(case.program.outputs) > 1:
         return "g0 = f\n"
-    return _def("g0", _params(sig), [f"return (f({_params(sig)}),)"])
+    return define("g0", sig.names, [f"return (f({_params(sig)}),)"])
 
 
 def source(stack: StackCase, level: int) -> str:
@@ -318,8 +310,8 @@ def probe_source(stack: StackCase, level: int) -> str:
     """`probe(<stage inputs>, c0, ..)`: <c, g{level}(..)> summed over its outputs."""
     sig = stack.signatures[level]
     cs = names("c", len(sig.outputs))
-    return _def("probe", ", ".join((*sig.names, *cs)), [
-        f"return sum(np.vdot(c, y) for c, y in zip({_tuple(cs)}, g{level}({_params(sig)})))",
+    return define("probe", [*sig.names, *cs], [
+        f"return sum(np.vdot(c, y) for c, y in zip({tuple_of(cs)}, g{level}({_params(sig)})))",
     ])
 
 
@@ -328,7 +320,7 @@ def loop_source(stack: StackCase, level: int) -> str:
     layer, sig = stack.layers[level - 1], stack.signatures[level]
     args = ", ".join(n if a is None else f"np.take({n}, i, {a})"
                      for n, a in zip(sig.names, layer.in_axes))
-    return _def("looped", _params(sig), [
+    return define("looped", sig.names, [
         f"outs = [g{level - 1}({args}) for i in range({layer.size})]",
         f"return tuple(np.stack(ys, axis={layer.out_axes}) for ys in zip(*outs))",
     ])

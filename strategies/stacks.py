@@ -23,18 +23,24 @@ def names(prefix: str, count: int) -> list[str]:
     return [f"{prefix}{i}" for i in range(count)]
 
 
+def named(prefix: str, arrays) -> dict:
+    """`arrays` under the names the wrappers give them: {prefix0: a0, prefix1: a1, ..}."""
+    return dict(zip(names(prefix, len(arrays)), arrays))
+
+
 def _args(program: Program, prefix: str = "x") -> list[str]:
     return names(prefix, len(program.inputs))
 
 
-def _tuple(items) -> str:
+def tuple_of(items) -> str:
+    """Source of a tuple of the expressions `items` (a 1-tuple keeps its comma)."""
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
 def _cotangent(program: Program) -> str:
     """Cotangents have the structure of f's output: bare for one output."""
     us = names("u", len(program.outputs))
-    return us[0] if len(us) == 1 else _tuple(us)
+    return us[0] if len(us) == 1 else tuple_of(us)
 
 
 def _unpack(program: Program, xs: list[str]) -> str:
@@ -42,7 +48,8 @@ def _unpack(program: Program, xs: list[str]) -> str:
     return f"{', '.join(names('y', len(program.outputs)))} = f({', '.join(xs)})"
 
 
-def _def(name: str, params: list[str], body: list[str]) -> str:
+def define(name: str, params: list[str], body: list[str]) -> str:
+    """Source of `def name(params):` with `body` one statement per line."""
     return f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
 
 
@@ -52,21 +59,21 @@ def value(program: Program) -> Wrapper:
 
 def jvp(program: Program) -> Wrapper:
     xs, ts = _args(program), _args(program, "t")
-    body = [f"return sut.jvp(f, {_tuple(xs)}, {_tuple(ts)})"]
-    return Wrapper(_def("check", xs + ts, body), f"check({', '.join(xs + ts)})")
+    body = [f"return sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})"]
+    return Wrapper(define("check", xs + ts, body), f"check({', '.join(xs + ts)})")
 
 
 def loss(program: Program) -> str:
     """`loss = sum_k <w_k, f_k>`: the scalar function grad differentiates."""
     xs, ys, ws = _args(program), names("y", len(program.outputs)), names("w", len(program.outputs))
     terms = " + ".join(f"jnp.sum({y} * {w})" for y, w in zip(ys, ws))
-    return _def("loss", xs, [_unpack(program, xs), f"return {terms}"])
+    return define("loss", xs, [_unpack(program, xs), f"return {terms}"])
 
 
 def grad(program: Program, argnums) -> Wrapper:
     xs = _args(program)
     body = [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"]
-    return Wrapper(loss(program) + "\n\n" + _def("check", xs, body), f"check({', '.join(xs)})")
+    return Wrapper(loss(program) + "\n\n" + define("check", xs, body), f"check({', '.join(xs)})")
 
 
 def grad_along(program: Program, argnums) -> Wrapper:
@@ -78,8 +85,8 @@ def grad_along(program: Program, argnums) -> Wrapper:
     body = [f"g = {grads}"]
     if not isinstance(argnums, tuple):
         body.append("g = (g,)")
-    body.append(f"return sum(np.vdot(gi, vi) for gi, vi in zip(g, {_tuple(vs)}))")
-    return Wrapper(loss(program) + "\n\n" + _def("along", xs + vs, body),
+    body.append(f"return sum(np.vdot(gi, vi) for gi, vi in zip(g, {tuple_of(vs)}))")
+    return Wrapper(loss(program) + "\n\n" + define("along", xs + vs, body),
                    f"along({', '.join(xs + vs)})")
 
 
@@ -87,7 +94,7 @@ def vjp(program: Program) -> Wrapper:
     xs, us = _args(program), names("u", len(program.outputs))
     body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
             f"return out, pullback({_cotangent(program)})"]
-    return Wrapper(_def("check", xs + us, body), f"check({', '.join(xs + us)})")
+    return Wrapper(define("check", xs + us, body), f"check({', '.join(xs + us)})")
 
 
 def vjp_along(program: Program) -> Wrapper:
@@ -95,8 +102,8 @@ def vjp_along(program: Program) -> Wrapper:
     xs, us, vs = _args(program), names("u", len(program.outputs)), _args(program, "v")
     body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
             f"cotangents = pullback({_cotangent(program)})",
-            f"return sum(np.vdot(c, v) for c, v in zip(cotangents, {_tuple(vs)}))"]
-    return Wrapper(_def("along", xs + us + vs, body), f"along({', '.join(xs + us + vs)})")
+            f"return sum(np.vdot(c, v) for c, v in zip(cotangents, {tuple_of(vs)}))"]
+    return Wrapper(define("along", xs + us + vs, body), f"along({', '.join(xs + us + vs)})")
 
 
 def inner_product_sides(program: Program) -> tuple[Wrapper, Wrapper]:
@@ -104,14 +111,14 @@ def inner_product_sides(program: Program) -> tuple[Wrapper, Wrapper]:
     xs, ts, us = _args(program), _args(program, "t"), names("u", len(program.outputs))
     params = xs + ts + us
     outs = "(tangent,)" if len(us) == 1 else "tangent"
-    forward = _def("forward", params, [
-        f"out, tangent = sut.jvp(f, {_tuple(xs)}, {_tuple(ts)})",
-        f"return sum(np.vdot(u, jt) for u, jt in zip({_tuple(us)}, {outs}))",
+    forward = define("forward", params, [
+        f"out, tangent = sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})",
+        f"return sum(np.vdot(u, jt) for u, jt in zip({tuple_of(us)}, {outs}))",
     ])
-    backward = _def("backward", params, [
+    backward = define("backward", params, [
         f"out, pullback = sut.vjp(f, {', '.join(xs)})",
         f"cotangents = pullback({_cotangent(program)})",
-        f"return sum(np.vdot(c, t) for c, t in zip(cotangents, {_tuple(ts)}))",
+        f"return sum(np.vdot(c, t) for c, t in zip(cotangents, {tuple_of(ts)}))",
     ])
     call = ", ".join(params)
     source = forward + "\n\n" + backward
@@ -121,12 +128,12 @@ def inner_product_sides(program: Program) -> tuple[Wrapper, Wrapper]:
 def vmap(program: Program, in_axes, out_axes) -> Wrapper:
     xs = _args(program)
     body = [f"return sut.vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})({', '.join(xs)})"]
-    return Wrapper(_def("check", xs, body), f"check({', '.join(xs)})")
+    return Wrapper(define("check", xs, body), f"check({', '.join(xs)})")
 
 
 def jit(program: Program) -> Wrapper:
     xs = _args(program)
-    return Wrapper(_def("check", xs, [f"return sut.jit(f)({', '.join(xs)})"]),
+    return Wrapper(define("check", xs, [f"return sut.jit(f)({', '.join(xs)})"]),
                    f"check({', '.join(xs)})")
 
 
@@ -134,14 +141,14 @@ def jit_two_shapes(program: Program) -> Wrapper:
     """One jitted function called on inputs of two shapes (x.., then y..)."""
     xs, ys = _args(program), _args(program, "y")
     body = ["g = sut.jit(f)", f"return g({', '.join(xs)}), g({', '.join(ys)})"]
-    return Wrapper(_def("check", xs + ys, body), f"check({', '.join(xs + ys)})")
+    return Wrapper(define("check", xs + ys, body), f"check({', '.join(xs + ys)})")
 
 
 def scaled(program: Program) -> str:
     """`scaled(x.., k)`: f's outputs times a Python float k (a static argument)."""
     xs, ys = _args(program), names("y", len(program.outputs))
-    return _def("scaled", [*xs, "k"], [_unpack(program, xs),
-                                       f"return {', '.join(f'{y} * k' for y in ys)}"])
+    return define("scaled", [*xs, "k"], [_unpack(program, xs),
+                                         f"return {', '.join(f'{y} * k' for y in ys)}"])
 
 
 def jit_static(program: Program, ks: tuple[float, float]) -> Wrapper:
@@ -150,13 +157,13 @@ def jit_static(program: Program, ks: tuple[float, float]) -> Wrapper:
     static = len(xs)
     body = [f"g = sut.jit(scaled, static_argnums=({static},))",
             f"return g({', '.join(xs)}, {ks[0]!r}), g({', '.join(xs)}, {ks[1]!r})"]
-    return Wrapper(scaled(program) + "\n\n" + _def("check", xs, body), f"check({', '.join(xs)})")
+    return Wrapper(scaled(program) + "\n\n" + define("check", xs, body), f"check({', '.join(xs)})")
 
 
 def eager_static(program: Program, ks: tuple[float, float]) -> Wrapper:
     xs = _args(program)
     body = [f"return scaled({', '.join(xs)}, {ks[0]!r}), scaled({', '.join(xs)}, {ks[1]!r})"]
-    return Wrapper(scaled(program) + "\n\n" + _def("eager", xs, body), f"eager({', '.join(xs)})")
+    return Wrapper(scaled(program) + "\n\n" + define("eager", xs, body), f"eager({', '.join(xs)})")
 
 
 # ----------------------------------------------------------------------------- identities
@@ -174,12 +181,12 @@ def jvp_linearity_sides(program: Program) -> tuple[Wrapper, Wrapper]:
     """jvp(f, x, a t + b s)[1], and a jvp(f, x, t)[1] + b jvp(f, x, s)[1]."""
     xs, ts, ss = _args(program), _args(program, "t"), _args(program, "s")
     params = ", ".join(xs + ts + ss)
-    mixed = _tuple([f"a * {t} + b * {s}" for t, s in zip(ts, ss)])
-    combined = _def("combined", xs + ts + ss, [
-        f"return sut.jvp(f, {_tuple(xs)}, {mixed})[1]"])
-    separately = _def("separately", xs + ts + ss, [
-        f"along_t = {_leaves(program, f'sut.jvp(f, {_tuple(xs)}, {_tuple(ts)})[1]')}",
-        f"along_s = {_leaves(program, f'sut.jvp(f, {_tuple(xs)}, {_tuple(ss)})[1]')}",
+    mixed = tuple_of([f"a * {t} + b * {s}" for t, s in zip(ts, ss)])
+    combined = define("combined", xs + ts + ss, [
+        f"return sut.jvp(f, {tuple_of(xs)}, {mixed})[1]"])
+    separately = define("separately", xs + ts + ss, [
+        f"along_t = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})[1]')}",
+        f"along_s = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ss)})[1]')}",
         "return tuple(a * jt + b * js for jt, js in zip(along_t, along_s))",
     ])
     source = combined + "\n\n" + separately
@@ -190,14 +197,14 @@ def hessian_sides(program: Program) -> tuple[Wrapper, Wrapper]:
     """<p, H q> and <q, H p> for the Hessian H of loss, each by jvp of grad."""
     xs, ps, qs = _args(program), _args(program, "p"), _args(program, "q")
     everything = tuple(range(len(xs)))
-    hvp = _def("hvp", xs + names("d", len(xs)), [
+    hvp = define("hvp", xs + names("d", len(xs)), [
         f"grad_loss = sut.grad(loss, argnums={everything!r})",
-        f"return sut.jvp(grad_loss, {_tuple(xs)}, {_tuple(names('d', len(xs)))})[1]",
+        f"return sut.jvp(grad_loss, {tuple_of(xs)}, {tuple_of(names('d', len(xs)))})[1]",
     ])
 
     def side(name, left, right):
-        return _def(name, xs + ps + qs, [
-            f"return sum(np.vdot(v, hv) for v, hv in zip({_tuple(left)}, "
+        return define(name, xs + ps + qs, [
+            f"return sum(np.vdot(v, hv) for v, hv in zip({tuple_of(left)}, "
             f"hvp({', '.join(xs + right)})))"])
 
     source = "\n\n".join([loss(program), hvp, side("p_h_q", ps, qs), side("q_h_p", qs, ps)])
@@ -217,11 +224,11 @@ def vmap_grad_sides(program: Program, argnums, in_axes, out_axes, size: int):
     xs = _args(program)
     axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(xs)
     grad_loss = f"sut.grad(loss, argnums={argnums!r})"
-    batched = _def("batched", xs, [
+    batched = define("batched", xs, [
         f"return sut.vmap({grad_loss}, in_axes={in_axes!r}, out_axes={out_axes!r})"
         f"({', '.join(xs)})"])
     sliced = ", ".join(x if a is None else f"np.take({x}, i, {a})" for x, a in zip(xs, axes))
-    looped = _def("looped", xs, [
+    looped = define("looped", xs, [
         f"grads = [{grad_loss}({sliced}) for i in range({size})]",
         f"return {_stacked('grads', isinstance(argnums, tuple), out_axes)}",
     ])
@@ -233,12 +240,13 @@ def vmap_grad_sides(program: Program, argnums, in_axes, out_axes, size: int):
 def grad_vjp_sides(program: Program, argnums) -> tuple[Wrapper, Wrapper]:
     """grad(loss, argnums)(x), and the vjp of loss at x pulled back from 1.0."""
     xs = _args(program)
-    picked = (_tuple([f"cotangents[{i}]" for i in argnums]) if isinstance(argnums, tuple)
+    picked = (tuple_of([f"cotangents[{i}]" for i in argnums]) if isinstance(argnums, tuple)
               else f"cotangents[{argnums}]")
-    by_grad = _def("by_grad", xs, [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"])
-    by_vjp = _def("by_vjp", xs, [f"out, pullback = sut.vjp(loss, {', '.join(xs)})",
-                                 "cotangents = pullback(1.0)",
-                                 f"return {picked}"])
+    by_grad = define("by_grad", xs,
+                     [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"])
+    by_vjp = define("by_vjp", xs, [f"out, pullback = sut.vjp(loss, {', '.join(xs)})",
+                                   "cotangents = pullback(1.0)",
+                                   f"return {picked}"])
     source = "\n\n".join([loss(program), by_grad, by_vjp])
     call = ", ".join(xs)
     return Wrapper(source, f"by_grad({call})"), Wrapper(source, f"by_vjp({call})")
@@ -249,7 +257,7 @@ def _transformed(program: Program, transform: str, fn: str, options: dict) -> tu
     xs = _args(program)
     if transform == "jvp":
         ts = _args(program, "t")
-        return xs + ts, [f"return sut.jvp({fn}, {_tuple(xs)}, {_tuple(ts)})"]
+        return xs + ts, [f"return sut.jvp({fn}, {tuple_of(xs)}, {tuple_of(ts)})"]
     if transform == "grad":
         return xs, [f"return sut.grad({fn}, argnums={options['argnums']!r})({', '.join(xs)})"]
     if transform == "vjp":
@@ -266,7 +274,8 @@ def jit_commute_sides(program: Program, transform: str, **options) -> tuple[Wrap
     params, body = _transformed(program, transform, fn, options)
     _, jitted_body = _transformed(program, transform, f"sut.jit({fn})", options)
     parts = [loss(program)] if transform == "grad" else []
-    parts += [_def("transformed", params, body), _def("transformed_of_jit", params, jitted_body)]
+    parts += [define("transformed", params, body),
+              define("transformed_of_jit", params, jitted_body)]
     source = "\n\n".join(parts)
     call = ", ".join(params)
     return (Wrapper(source, f"sut.jit(transformed)({call})"),

@@ -18,6 +18,7 @@ from strategies.inputs import directions
 from strategies.language import LANGUAGE, REVERSE_FEATURES
 from strategies.operands import choose, index
 from strategies.program import ProgramCase, programs, vocabulary
+from strategies.stacks import named
 
 VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)
 REVERSE_VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)
@@ -41,6 +42,14 @@ def program_cases(*, reverse=False, **options) -> st.SearchStrategy[ProgramCase]
     differentiate in reverse mode)."""
     return st.deferred(lambda: programs(ops=REVERSE_VOCABULARY if reverse else VOCABULARY,
                                         **options))
+
+
+def inputs_of(case: ProgramCase, **more) -> dict:
+    """The program's inputs x0.., then each of `more` (tangents t=, ..) under its prefix."""
+    inputs = named("x", case.args)
+    for prefix, arrays in more.items():
+        inputs |= named(prefix, arrays)
+    return inputs
 
 
 def input_shapes_of(case: ProgramCase):

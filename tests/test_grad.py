@@ -9,14 +9,7 @@ from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify
 from strategies import stacks
-from tests.cases import grad_cases, vjp_cases
-
-
-def _inputs(case, **named):
-    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
-    for prefix, arrays in named.items():
-        inputs |= {f"{prefix}{i}": a for i, a in enumerate(arrays)}
-    return inputs
+from tests.cases import grad_cases, inputs_of, vjp_cases
 
 
 def _full_direction(case, argnums, along):
@@ -38,11 +31,11 @@ def check_grad(sut, reference, drawn):
     """<grad loss, v> against finite differences; all of grad loss against the reference."""
     __tracebackhide__ = True
     case, argnums, weights, along = drawn
-    constants = {f"w{i}": w for i, w in enumerate(weights)}
+    constants = stacks.named("w", weights)
     estimate = finite_diff.directional(case.program, case.args,
                                        _full_direction(case, argnums, along))
     directional = experiment(case, stacks.grad_along(case.program, argnums), "<grad loss, v>",
-                             inputs=_inputs(case, v=along), constants=constants)
+                             inputs=inputs_of(case, v=along), constants=constants)
     slope = finite_diff.inner(weights, estimate.value)
     slope_error = finite_diff.inner_error(weights, estimate.error)
     verify(sut, directional, Expectation((slope,), "central finite differences of loss along v",
@@ -59,14 +52,14 @@ def test_vjp_matches_finite_differences_and_reference(sut, reference, drawn):
     case, cotangents, along = drawn
     estimate = finite_diff.directional(case.program, case.args, along)
     directional = experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
-                             inputs=_inputs(case, u=cotangents, v=along))
+                             inputs=inputs_of(case, u=cotangents, v=along))
     expected = finite_diff.inner(cotangents, estimate.value)
     error = finite_diff.inner_error(cotangents, estimate.error)
     verify(sut, directional, Expectation((expected,), "<u, J v> by central finite differences",
                                          FINITE_DIFFERENCES, error=(error,)))
     if reference:
         full = experiment(case, stacks.vjp(case.program), "vjp(f, x)(u)",
-                          inputs=_inputs(case, u=cotangents))
+                          inputs=inputs_of(case, u=cotangents))
         verify(sut, full, Expectation(on_reference(reference, full), reference.describe(), EXACT))
 
 

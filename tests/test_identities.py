@@ -27,13 +27,10 @@ from strategies import stacks
 from strategies.inputs import directions
 from strategies.layers import axes_for
 from strategies.operands import choose
+from strategies.stacks import named
 from tests.cases import argnums, input_shapes_of, output_shapes_of, program_cases, vmap_cases
 
 # ----------------------------------------------------------------------------- helpers
-
-def _named(prefix: str, arrays) -> dict:
-    return {f"{prefix}{i}": a for i, a in enumerate(arrays)}
-
 
 def _holds(sut, case, left, right, title, origin, tolerance, *, inputs, constants=None):
     """`left` on the SUT equals `right` on the SUT, which the reproducer recomputes."""
@@ -59,7 +56,7 @@ def adjoint_cases(draw):
 @given(drawn=adjoint_cases())
 def test_jvp_and_vjp_are_adjoint(sut, drawn):
     case, tangents, cotangents = drawn
-    inputs = _named("x", case.args) | _named("t", tangents) | _named("u", cotangents)
+    inputs = named("x", case.args) | named("t", tangents) | named("u", cotangents)
     forward, backward = stacks.inner_product_sides(case.program)
     jt = finite_diff.directional(case.program, case.args, tangents).value
     magnitude = finite_diff.inner([np.abs(u) for u in cotangents], [np.abs(v) for v in jt])
@@ -99,7 +96,7 @@ def test_jvp_is_linear_in_the_tangent(sut, drawn):
     magnitude = max((float(np.max(abs(a) * np.abs(jt) + abs(b) * np.abs(js), initial=0.0))
                      for jt, js in zip(along_t, along_s)), default=0.0)
     combined, separately = stacks.jvp_linearity_sides(case.program)
-    inputs = _named("x", case.args) | _named("t", t) | _named("s", s)
+    inputs = named("x", case.args) | named("t", t) | named("s", s)
     _holds(sut, case, combined, separately, "jvp(f, x, a t + b s)[1]",
            "a jvp(f, x, t)[1] + b jvp(f, x, s)[1]", scaled(IDENTITY, magnitude),
            inputs=inputs, constants={"a": a, "b": b})
@@ -122,8 +119,8 @@ def test_hessian_of_loss_is_symmetric(sut, drawn):
     p_h_q, q_h_p = stacks.hessian_sides(case.program)
     _holds(sut, case, p_h_q, q_h_p, "<p, H q>, H q = jvp(grad(loss), x, q)[1]",
            "<q, H p>, H p = jvp(grad(loss), x, p)[1]", HESSIAN_SYMMETRY,
-           inputs=_named("x", case.args) | _named("p", p) | _named("q", q),
-           constants=_named("w", weights))
+           inputs=named("x", case.args) | named("p", p) | named("q", q),
+           constants=named("w", weights))
 
 
 # ----------------------------------------------------------------------------- vmap of grad
@@ -153,7 +150,7 @@ def test_vmap_of_grad_is_grad_per_example(sut, drawn):
     _holds(sut, case, batched_side, looped,
            f"vmap(grad(loss, argnums={nums!r}), in_axes={in_axes!r}, out_axes={out_axes!r})",
            f"grad(loss) on each of {len(case.variants)} examples, stacked on axis {out_axes}",
-           EXACT, inputs=_named("x", batched), constants=_named("w", weights))
+           EXACT, inputs=named("x", batched), constants=named("w", weights))
 
 
 # ----------------------------------------------------------------------------- grad and vjp
@@ -172,7 +169,7 @@ def test_grad_is_vjp_of_unit_cotangent(sut, drawn):
     by_grad, by_vjp = stacks.grad_vjp_sides(case.program, nums)
     _holds(sut, case, by_grad, by_vjp, f"grad(loss, argnums={nums!r})(x)",
            "vjp(loss, x) pulled back from 1.0", EXACT,
-           inputs=_named("x", case.args), constants=_named("w", weights))
+           inputs=named("x", case.args), constants=named("w", weights))
 
 
 # ----------------------------------------------------------------------------- jit commutes
@@ -182,16 +179,16 @@ def commute_cases(draw, transform: str):
     """A program and what `transform` needs: (case, inputs, constants, options)."""
     if transform == "vmap":
         case, in_axes, out_axes, batched = draw(vmap_cases())
-        return case, _named("x", batched), {}, {"in_axes": in_axes, "out_axes": out_axes}
+        return case, named("x", batched), {}, {"in_axes": in_axes, "out_axes": out_axes}
     case = draw(program_cases(reverse=transform in ("grad", "vjp")))
-    inputs = _named("x", case.args)
+    inputs = named("x", case.args)
     if transform == "jvp":
-        return case, inputs | _named("t", draw(directions(input_shapes_of(case)))), {}, {}
+        return case, inputs | named("t", draw(directions(input_shapes_of(case)))), {}, {}
     if transform == "vjp":
-        return case, inputs | _named("u", draw(directions(output_shapes_of(case)))), {}, {}
+        return case, inputs | named("u", draw(directions(output_shapes_of(case)))), {}, {}
     nums = draw(argnums(len(case.args)), label="argnums")
     weights = draw(directions(output_shapes_of(case)), label="loss weights")
-    return case, inputs, _named("w", weights), {"argnums": nums}
+    return case, inputs, named("w", weights), {"argnums": nums}
 
 
 TRANSFORMS = ("jvp", "grad", "vjp", "vmap")

@@ -26,8 +26,8 @@ def test_jit_matches_eager_and_numpy(sut, case):
 @given(drawn=two_shape_cases())
 def test_jit_retraces_for_a_new_shape(sut, drawn):
     case, bigger = drawn
-    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
-    inputs |= {f"y{i}": y for i, y in enumerate(bigger)}
+    inputs = stacks.named("x", case.args)
+    inputs |= stacks.named("y", bigger)
     exp = experiment(case, stacks.jit_two_shapes(case.program), "one jit(f) on two shapes",
                      inputs=inputs)
     expected = (*evaluate(case.program, case.args), *evaluate(case.program, bigger))

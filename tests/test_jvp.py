@@ -14,8 +14,8 @@ from tests.cases import jvp_cases
 
 def jvp_experiment(drawn):
     case, tangents = drawn
-    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
-    inputs |= {f"t{i}": t for i, t in enumerate(tangents)}
+    inputs = stacks.named("x", case.args)
+    inputs |= stacks.named("t", tangents)
     return experiment(case, stacks.jvp(case.program), "jvp(f, x, t)", inputs=inputs)
 
 

@@ -39,13 +39,6 @@ def _shapes(arrays):
     return [a.shape for a in arrays]
 
 
-def _named(case, **named):
-    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
-    for prefix, arrays in named.items():
-        inputs |= {f"{prefix}{i}": a for i, a in enumerate(arrays)}
-    return inputs
-
-
 def _experiment(case, wrapper, title, **kwargs):
     return experiment(case, wrapper, title, function=render(case.program), **kwargs)
 
@@ -84,7 +77,7 @@ def jvp_control_cases(draw):
 def test_jvp_follows_python_control_flow(sut, reference, drawn):
     case, tangents = drawn
     exp = _experiment(case, stacks.jvp(case.program), "jvp(f, x, t)",
-                      inputs=_named(case, t=tangents))
+                      inputs=cases.inputs_of(case, t=tangents))
     primal = run(case.program, case.args)
     estimate = path_derivative(case, tangents)
     zeros = [0 * p for p in primal]
@@ -113,10 +106,10 @@ def grad_control_cases(draw):
 @given(drawn=grad_control_cases())
 def test_grad_follows_python_control_flow(sut, reference, drawn):
     case, argnums, weights, along, full = drawn
-    constants = {f"w{i}": w for i, w in enumerate(weights)}
+    constants = stacks.named("w", weights)
     estimate = path_derivative(case, full)
     directional = _experiment(case, stacks.grad_along(case.program, argnums), "<grad loss, v>",
-                              inputs=_named(case, v=along), constants=constants)
+                              inputs=cases.inputs_of(case, v=along), constants=constants)
     slope = finite_diff.inner(weights, estimate.value)
     error = finite_diff.inner_error(weights, estimate.error)
     verify(sut, directional, Expectation(
@@ -142,7 +135,7 @@ def test_vjp_follows_python_control_flow(sut, reference, drawn):
     case, cotangents, along = drawn
     estimate = path_derivative(case, along)
     directional = _experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
-                              inputs=_named(case, u=cotangents, v=along))
+                              inputs=cases.inputs_of(case, u=cotangents, v=along))
     expected = finite_diff.inner(cotangents, estimate.value)
     error = finite_diff.inner_error(cotangents, estimate.error)
     verify(sut, directional, Expectation(
@@ -150,7 +143,7 @@ def test_vjp_follows_python_control_flow(sut, reference, drawn):
         FINITE_DIFFERENCES, error=(error,)))
     if reference:
         whole = _experiment(case, stacks.vjp(case.program), "vjp(f, x)(u)",
-                            inputs=_named(case, u=cotangents))
+                            inputs=cases.inputs_of(case, u=cotangents))
         verify(sut, whole, Expectation(on_reference(reference, whole), reference.describe(),
                                        EXACT))
 
@@ -180,7 +173,7 @@ def test_vmap_branches_on_an_unbatched_value(sut, reference, drawn):
     case, in_axes, out_axes, batched = drawn
     exp = _experiment(case, stacks.vmap(case.program, in_axes, out_axes),
                       f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
-                      inputs={f"x{i}": x for i, x in enumerate(batched)})
+                      inputs=stacks.named("x", batched))
     per_variant = [run(case.program, args) for args in case.variants]
     stacked = tuple(np.stack(outs, axis=out_axes) for outs in zip(*per_variant))
     expected = [Expectation(stacked, f"NumPy float64 on each of {len(case.variants)} batch "
@@ -209,7 +202,7 @@ BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced ar
 def test_jit_refuses_a_python_branch_on_a_traced_value(sut, case):
     """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead."""
     c_then, c_else = case.thresholds
-    inputs = _named(case) | {"c0": np.asarray(c_then), "c1": np.asarray(c_else)}
+    inputs = cases.inputs_of(case) | {"c0": np.asarray(c_then), "c1": np.asarray(c_else)}
     expected = Expectation((*run(case.program, case.args, c_then),
                             *run(case.program, case.args, c_else)),
                            "NumPy float64 at c0 (then branch) and at c1 (else branch)", EXACT)

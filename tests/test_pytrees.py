@@ -129,11 +129,11 @@ def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference,
                                            if t == "value" or sut.supports(t)]),
                           label="transformation")
     case, program = packed.case, packed.case.program
-    inputs = {f"x{i}": x for i, x in enumerate(case.args)}
+    inputs = stacks.named("x", case.args)
     constants, argnums, flat_argnums = None, None, None
     if transform == "jvp":
         tangents = data.draw(directions([x.shape for x in case.args]), label="tangents")
-        inputs |= {f"t{i}": t for i, t in enumerate(tangents)}
+        inputs |= stacks.named("t", tangents)
     if transform == "vjp":
         cotangents = data.draw(directions([y.shape for y in program.outputs]), label="cotangents")
         inputs |= {f"u{j}": u for j, u in enumerate(cotangents)}
@@ -189,7 +189,7 @@ def vmap_packed_cases(draw):
 def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, drawn):
     packed, axes, in_axes, out_axes, batched = drawn
     case = packed.case
-    inputs = {f"x{i}": x for i, x in enumerate(batched)}
+    inputs = stacks.named("x", batched)
     unpacked = experiment(case, stacks.vmap(case.program, axes, out_axes),
                           f"vmap(f, in_axes={axes!r}, out_axes={out_axes!r})", inputs=inputs)
     expected = in_jax_order(packed, "vmap", verify_runs(sut, unpacked, "f is the same "

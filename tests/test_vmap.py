@@ -28,6 +28,6 @@ def test_vmap_matches_loop_and_stack(sut, drawn):
     case, in_axes, out_axes, batched = drawn
     exp = experiment(case, stacks.vmap(case.program, in_axes, out_axes),
                      f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
-                     inputs={f"x{i}": x for i, x in enumerate(batched)})
+                     inputs=stacks.named("x", batched))
     origin = f"f applied to each of {len(case.variants)} batch elements, stacked on axis {out_axes}"
     verify(sut, exp, Expectation(looped(sut, case, out_axes), origin, EXACT))

@@ -24,8 +24,12 @@ def numpy_with(**overrides) -> SimpleNamespace:
     return SimpleNamespace(**{name: getattr(jnp, name) for name in NUMPY_NAMES} | overrides)
 
 
-# What every shim re-exports unchanged unless it overrides it.
+# What every shim re-exports unchanged (`from tests.broken import *`) unless
+# it overrides it by defining the name again.  `numpy` each shim builds with
+# `numpy_with`: this package alone is an incomplete SUT, which
+# tests/meta/test_sut_plugin.py relies on.
 jvp, vjp, grad, vmap, jit, lax = jax.jvp, jax.vjp, jax.grad, jax.vmap, jax.jit, jax.lax
 __version__ = f"jax {jax.__version__}, deliberately broken"
 # JAX refuses reverse mode through while_loop; a shim over it says so.
 __sut_unsupported__ = frozenset({"while_loop_reverse"})
+__all__ = ["jvp", "vjp", "grad", "vmap", "jit", "lax", "__version__", "__sut_unsupported__"]
