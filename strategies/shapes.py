@@ -55,8 +55,11 @@ class InputShapes(NamedTuple):
 
 # One program in this many has a 0 in its pool of sizes: enough to hold every
 # operation to its empty-array behaviour, rare enough that most programs
-# compute on real values (measured: 41 of 1,000 programs have an empty input,
-# since a pool holding 0 still offers its other sizes).
+# compute on real values (measured: 80 of 1,000 programs have an empty input,
+# since a pool holding 0 still offers its other sizes).  The draw that adds 0
+# is its lowest value: Hypothesis reaches a range's top value only in a few
+# fresh examples (a rerun of ci with other test modules loaded drew none in
+# 300), its bottom value early and often.
 EMPTY_ODDS = 8
 
 # The edge shapes the language must reach, as a test of one shape each; the
@@ -91,7 +94,7 @@ def input_shapes(draw, count, *, min_rank=0, max_rank=3, min_dim=1, max_dim=5, p
         raise InvalidArgument(f"count={count} and pool_size={pool_size} must be >= 0 and >= 1")
     sizes = st.integers(min_dim, max_dim)
     pool = tuple(draw(st.lists(sizes, min_size=1, max_size=pool_size, unique=True)))
-    if allow_empty and draw(st.integers(1, EMPTY_ODDS), label="zero-size dims") == EMPTY_ODDS:
+    if allow_empty and draw(st.integers(0, EMPTY_ODDS - 1), label="zero-size dims") == 0:
         pool += (0,)
 
     def one(i):
