@@ -10,7 +10,7 @@ from oracles.tolerance import EXACT
 from oracles.verify import experiment, verify
 from strategies import stacks
 from strategies.ir import evaluate
-from tests.cases import program_cases, two_shape_cases
+from tests.cases import inputs_of, program_cases, two_shape_cases
 
 
 @pytest.mark.needs("jit")
@@ -26,10 +26,8 @@ def test_jit_matches_eager_and_numpy(sut, case):
 @given(drawn=two_shape_cases())
 def test_jit_retraces_for_a_new_shape(sut, drawn):
     case, bigger = drawn
-    inputs = stacks.named("x", case.args)
-    inputs |= stacks.named("y", bigger)
     exp = experiment(case, stacks.jit_two_shapes(case.program), "one jit(f) on two shapes",
-                     inputs=inputs)
+                     inputs=inputs_of(case, y=bigger))
     expected = (*evaluate(case.program, case.args), *evaluate(case.program, bigger))
     verify(sut, exp, Expectation(expected, "NumPy float64 on each shape", EXACT))
 

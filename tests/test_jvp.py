@@ -9,14 +9,13 @@ from oracles.tolerance import EXACT, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify
 from strategies import stacks
 from strategies.ir import evaluate
-from tests.cases import jvp_cases
+from tests.cases import inputs_of, jvp_cases
 
 
 def jvp_experiment(drawn):
     case, tangents = drawn
-    inputs = stacks.named("x", case.args)
-    inputs |= stacks.named("t", tangents)
-    return experiment(case, stacks.jvp(case.program), "jvp(f, x, t)", inputs=inputs)
+    return experiment(case, stacks.jvp(case.program), "jvp(f, x, t)",
+                      inputs=inputs_of(case, t=tangents))
 
 
 @pytest.mark.needs("jvp")

@@ -136,10 +136,10 @@ def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference,
         inputs |= stacks.named("t", tangents)
     if transform == "vjp":
         cotangents = data.draw(directions([y.shape for y in program.outputs]), label="cotangents")
-        inputs |= {f"u{j}": u for j, u in enumerate(cotangents)}
+        inputs |= stacks.named("u", cotangents)
     if transform == "grad":
         weights = data.draw(directions([y.shape for y in program.outputs]), label="weights")
-        constants = {f"w{j}": w for j, w in enumerate(weights)}
+        constants = stacks.named("w", weights)
         argnums = data.draw(cases.argnums(len(packed.arguments)), label="argnums over g's args")
         chosen = argnums if isinstance(argnums, tuple) else (argnums,)
         flat_argnums = tuple(i for k in chosen for i in order(packed.arguments[k]))
