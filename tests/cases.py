@@ -120,25 +120,36 @@ class VmapCase(NamedTuple):
     batched: tuple[np.ndarray | None, ...]
 
 
-def _valid_axes(rank: int) -> list[int]:
+def valid_axes(rank: int) -> list[int]:
     """Batch-axis positions for an array of `rank` (before batching), simplest first."""
     return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
+
+
+def draw_batch(draw, case) -> tuple[tuple, tuple]:
+    """Per input of `case` (drawn with one variant per batch element): its batch
+    axis, None for an input every element shares, and the input batched along it."""
+    axes = tuple(None if shared else choose(draw, valid_axes(x.ndim), label=f"axis x{i}")
+                 for i, (x, shared) in enumerate(zip(case.args, case.shared)))
+    batched = tuple(
+        x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
+        for i, (x, axis) in enumerate(zip(case.args, axes))
+    )
+    return axes, batched
+
+
+def draw_out_axes(draw, case) -> int:
+    """One out_axes valid for every output of `case`."""
+    return choose(draw, valid_axes(min(len(v.shape) for v in case.program.outputs)),
+                  label="out_axes")
 
 
 @st.composite
 def vmap_cases(draw) -> VmapCase:
     size = draw(st.integers(2, 3), label="batch size")
     case = draw(program_cases(variants=size))
-    axes = tuple(None if shared else choose(draw, _valid_axes(x.ndim), label=f"axis x{i}")
-                 for i, (x, shared) in enumerate(zip(case.args, case.shared)))
-    batched = tuple(
-        x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
-        for i, (x, axis) in enumerate(zip(case.args, axes))
-    )
+    axes, batched = draw_batch(draw, case)
     uniform = len(set(axes)) == 1 and draw(st.booleans(), label="in_axes as one int")
-    out_ranks = [len(s) for s in output_shapes_of(case)]
-    out_axes = choose(draw, _valid_axes(min(out_ranks)), label="out_axes")
-    return VmapCase(case, axes[0] if uniform else axes, out_axes, batched)
+    return VmapCase(case, axes[0] if uniform else axes, draw_out_axes(draw, case), batched)
 
 
 class TwoShapeCase(NamedTuple):

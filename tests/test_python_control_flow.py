@@ -21,7 +21,6 @@ from oracles.tolerance import EXACT, FD_STEPS, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify, verify_raises
 from strategies import stacks
 from strategies.inputs import directions
-from strategies.operands import choose
 from strategies.opspec import OPS
 from strategies.python_control import control_programs, path, render, run, takes_then
 from tests import cases
@@ -148,23 +147,13 @@ def test_vjp_follows_python_control_flow(sut, reference, drawn):
                                        EXACT))
 
 
-def _valid_axes(rank: int) -> list[int]:
-    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
-
-
 @st.composite
 def vmap_control_cases(draw):
     """A control program whose predicate reads only unbatched inputs (in_axes None)."""
     size = draw(st.integers(2, 3), label="batch size")
     case = draw(control_cases(variants=size), label="control program")
-    axes = tuple(None if shared else choose(draw, _valid_axes(x.ndim), label=f"axis x{i}")
-                 for i, (x, shared) in enumerate(zip(case.args, case.shared)))
-    batched = tuple(
-        x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
-        for i, (x, axis) in enumerate(zip(case.args, axes)))
-    out_axes = choose(draw, _valid_axes(min(len(v.shape) for v in case.program.outputs)),
-                      label="out_axes")
-    return case, axes, out_axes, batched
+    axes, batched = cases.draw_batch(draw, case)
+    return case, axes, cases.draw_out_axes(draw, case), batched
 
 
 @pytest.mark.needs("vmap")

@@ -13,7 +13,6 @@ prefix trees of the arguments).
 
 from typing import NamedTuple
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -23,7 +22,6 @@ from oracles.tolerance import EXACT
 from oracles.verify import experiment, on_reference, verify, verify_runs
 from strategies import stacks
 from strategies.inputs import directions
-from strategies.operands import choose
 from strategies.opspec import OPS
 from strategies.program import ProgramCase, programs
 from strategies.pytrees import argument_trees, build, order, reads, relabel, trees
@@ -157,21 +155,13 @@ def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference,
     verify(sut, exp, *oracles)
 
 
-def _valid_axes(rank: int) -> list[int]:
-    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
-
-
 @st.composite
 def vmap_packed_cases(draw):
     """A packed case valid at every batch element, per-leaf axes, in_axes as prefix trees."""
     size = draw(st.integers(2, 3), label="batch size")
     packed = draw(packed_cases(variants=size), label="packed program")
     case = packed.case
-    axes = tuple(None if shared else choose(draw, _valid_axes(x.ndim), label=f"axis x{i}")
-                 for i, (x, shared) in enumerate(zip(case.args, case.shared)))
-    batched = tuple(
-        x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
-        for i, (x, axis) in enumerate(zip(case.args, axes)))
+    axes, batched = cases.draw_batch(draw, case)
     entries = []
     for k, tree in enumerate(packed.arguments):
         leaf_axes = {axes[i] for i in order(tree)}
@@ -179,9 +169,7 @@ def vmap_packed_cases(draw):
         entries.append(repr(leaf_axes.pop()) if whole
                        else build(relabel(tree, lambda i: axes[i]), repr))
     in_axes = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
-    ranks = [len(v.shape) for v in case.program.outputs]
-    out_axes = choose(draw, _valid_axes(min(ranks)), label="out_axes")
-    return packed, axes, in_axes, out_axes, batched
+    return packed, axes, in_axes, cases.draw_out_axes(draw, case), batched
 
 
 @pytest.mark.needs("vmap")
