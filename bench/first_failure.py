@@ -16,9 +16,10 @@ import time
 
 from hypothesis.internal import observability
 
-# Coverage per test case is what observability collects by default; it slows
-# Python 3.11 several-fold and these figures do not need it (Hypothesis
-# supports setting this attribute: see `_should_trace` in hypothesis/core.py).
+# Observability collects coverage per test case by default, which Hypothesis
+# documents as slow on Python 3.11 and earlier; these figures do not need it
+# (Hypothesis supports setting this attribute: see `_should_trace` in
+# hypothesis/core.py).
 observability.OBSERVABILITY_COLLECT_COVERAGE = False
 
 MARK = "jaxcheck first failure:"
