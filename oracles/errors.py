@@ -6,7 +6,9 @@ refuse a program, raising any `Exception` is the correct answer and
 returning is the failure (`SutDidNotRaise`).  `GeneratorBug` is jaxcheck's
 own fault (an example too close to a singularity for finite differences to
 be trusted); it fails loudly with a request to report it, and never passes
-as a verdict on the SUT.
+as a verdict on the SUT.  `TooSharp` is an example no one is at fault for:
+a smooth program whose derivatives outgrow float64 finite differences;
+inside a property it is rejected and counted instead.
 """
 
 
@@ -43,3 +45,8 @@ class GeneratorBug(RuntimeError):
             f"{message}\nThis is a bug in jaxcheck's program generator, not in the SUT: please "
             "report it with the reproducer below."
         )
+
+
+class TooSharp(ValueError):
+    """A program too sharp for finite differences (outside a property; inside one, the
+    example is rejected)."""

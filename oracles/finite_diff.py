@@ -3,7 +3,8 @@
 `directional(program, args, direction)` estimates the directional derivative
 J(x) v of every output of a NumPy-evaluated program with central differences
 at two steps, h and h/2, and combines them by Richardson extrapolation
-(h is the first of `FD_STEPS` whose own error estimate is small enough):
+(h is the first of `FD_STEPS`, then of `FD_STEPS_SHARP`, whose own error
+estimate is small enough and finite):
 
     D(h) = (f(x + h v) - f(x - h v)) / 2h           error ~ c h^2
     R    = D(h/2) + (D(h/2) - D(h)) / 3             error ~ c' h^4
@@ -12,7 +13,9 @@ at two steps, h and h/2, and combines them by Richardson extrapolation
 with room to spare; a rounding term eps |f| / h is added.  Every evaluation
 also records which side of each kink (`where`, `maximum`) it took: a
 perturbed point on another side would make the estimate meaningless, so that
-is reported as a generator bug, as is an estimate whose own error is large.
+is reported as a generator bug, as is an estimate whose own error is large
+at every step; an example too sharp for finite differences is rejected
+(`_give_up`).
 
 `mixed(program, point, weights, order)` estimates a mixed derivative of
 order <= 2 of the scalar <weights(eps), program(point(eps))> in small
@@ -25,12 +28,21 @@ from __future__ import annotations
 
 import itertools
 from math import prod
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 import numpy as np
+from hypothesis import event, reject
+from hypothesis.control import currently_in_test_context
 
-from oracles.errors import GeneratorBug
-from oracles.tolerance import FD_RELIABLE, FD_ROUNDING_MIXED, FD_STEPS, FD_STEPS_SECOND_ORDER
+from oracles.errors import GeneratorBug, TooSharp
+from oracles.tolerance import (
+    FD_RELIABLE,
+    FD_ROUNDING_MIXED,
+    FD_SHARP_DERIVATIVE,
+    FD_STEPS,
+    FD_STEPS_SECOND_ORDER,
+    FD_STEPS_SHARP,
+)
 from strategies.ir import Program, evaluate
 
 EPS = np.finfo(np.float64).eps
@@ -50,7 +62,8 @@ class _Crossed(Exception):
 def _at(program, args, direction, step, base_switches):
     shifted = [x + step * v for x, v in zip(args, direction)]
     switches = []
-    outputs = evaluate(program, shifted, switches=switches)
+    with np.errstate(all="ignore"):  # a step out of the domain is judged by `_unreliable`
+        outputs = evaluate(program, shifted, switches=switches)
     if any(not np.array_equal(s, b) for s, b in zip(switches, base_switches)):
         raise _Crossed(step)
     return outputs
@@ -70,26 +83,35 @@ def _richardson(program, args, direction, h, base, base_switches) -> Estimate:
 
 
 def _unreliable(estimate: Estimate) -> str | None:
-    """Why `estimate` cannot be trusted, or None."""
+    """Why `estimate` cannot be trusted, or None.
+
+    A perturbed point may leave an operation's domain (a large step moves
+    the argument of a `sqrt` below 0) and give NaN: not finite is not
+    reliable, and a smaller step is tried.
+    """
     for i, (v, e) in enumerate(zip(*estimate)):
+        if not (np.all(np.isfinite(v)) and np.all(np.isfinite(e))):
+            return f"output {i} is not finite"
         if np.any(e > FD_RELIABLE * np.maximum(1.0, np.abs(v))):
             return (f"output {i} has error estimate {float(np.max(e)):.3g} for derivatives "
                     f"up to {float(np.max(np.abs(v))):.3g}")
     return None
 
 
-def directional(program: Program, args, direction, *, steps=FD_STEPS) -> Estimate:
+def directional(program: Program, args, direction, *,
+                steps=FD_STEPS + FD_STEPS_SHARP) -> Estimate:
     """Estimate J v for every output of `program` at `args` along `direction`.
 
     Steps are tried largest first (least rounding error); a function that
     varies fast (sin of x**-2 near the pole margin, exp of a sum of 125
-    elements) needs a smaller one, and the first step whose own error
-    estimate is small enough is used.  Only when every step fails is the
-    example reported as a generator bug.
+    elements, a loop that compounds its derivative) needs a smaller one, and
+    the first step whose own error estimate is small enough is used.  When
+    every step fails, the example is rejected as too sharp or reported as a
+    generator bug (`_give_up`).
     """
     base_switches = []
     base = evaluate(program, args, switches=base_switches)
-    problems = []
+    problems, sizes = [], []
     for h in steps:
         try:
             estimate = _richardson(program, args, direction, h, base, base_switches)
@@ -100,7 +122,34 @@ def directional(program: Program, args, direction, *, steps=FD_STEPS) -> Estimat
         if problem is None:
             return estimate
         problems.append(f"step {h:g}: {problem}")
-    raise GeneratorBug("finite differences are unreliable at every step: " + "; ".join(problems))
+        sizes.append(max((float(np.max(np.abs(v), initial=0.0)) for v in estimate.value),
+                         default=0.0))
+    sizes = [size for size in sizes if np.isfinite(size)]
+    _give_up("finite differences are unreliable at every step", problems, sizes)
+
+
+def _give_up(what: str, problems: list[str], sizes: list[float]) -> NoReturn:
+    """Refuse an example that no step can judge: reject it if it is too sharp, else a bug.
+
+    The domain margins keep a perturbed point on the same smooth piece only
+    while h |J v| is far below them; derivatives compound through loops and
+    exp chains (inside every margin) to 1e4 or 1e5, and a function that
+    sharp changes faster than float64 differences can follow.  That is
+    neither the SUT's fault nor a margin that is too thin: when the estimate
+    at the finest step that gave a finite one (`sizes` runs coarsest first)
+    exceeds `FD_SHARP_DERIVATIVE`, the example is rejected, with an event so
+    that Hypothesis's statistics count it (outside a property, `TooSharp`
+    is raised).  Anything else (every step
+    crossing a kink, a tame derivative that no step resolves) is jaxcheck's
+    bug and fails loudly.
+    """
+    message = f"{what}: " + "; ".join(problems)
+    if sizes and sizes[-1] > FD_SHARP_DERIVATIVE:
+        if not currently_in_test_context():
+            raise TooSharp(message)
+        event("finite differences: too sharp to judge, rejected")
+        reject()
+    raise GeneratorBug(message)
 
 
 def inner(a, b) -> float:
@@ -154,7 +203,8 @@ def mixed(program: Program, point, weights, order: tuple, *, steps=None) -> Scal
     1) or `FD_STEPS_SECOND_ORDER` (order 2) is tried, and the reliable one
     with the smallest bound is used: no step suits every program, and the
     bounds are honest (estimates at two steps differ by at most 0.4 times
-    the sum of their bounds over 800 drawn stacks).
+    the sum of their bounds over 800 drawn stacks).  At order 1, when none
+    is reliable, the steps of `FD_STEPS_SHARP` are tried the same way.
     """
     k = len(order)
     if k > 2:
@@ -166,21 +216,28 @@ def mixed(program: Program, point, weights, order: tuple, *, steps=None) -> Scal
     if k == 0:
         return Scalar(value, 0.0)
     scale = sum(float(np.sum(np.abs(w) * (1 + np.abs(y)))) for w, y in zip(weights(zero), outputs))
-    reliable, problems = [], []
-    for h in steps or (FD_STEPS if k == 1 else FD_STEPS_SECOND_ORDER):
-        try:
-            coarse, fine = (_mixed_central(program, point, weights, order, step, base_switches)
-                            for step in (h, h / 2))
-        except _Crossed:
-            problems.append(f"step {h:g} crosses a kink (`where`/`maximum` switch side)")
-            continue
-        estimate = fine + (fine - coarse) / 3
-        error = abs(fine - coarse) / 3 + FD_ROUNDING_MIXED * k * EPS * (1 + scale) / h ** k
-        if np.isfinite(estimate) and error <= FD_RELIABLE * max(1.0, abs(estimate)):
-            reliable.append(Scalar(float(estimate), float(error)))
-        else:
-            problems.append(f"step {h:g}: estimate {estimate:.3g}, error bound {error:.3g}")
-    if not reliable:
-        raise GeneratorBug(f"order-{k} finite differences are unreliable at every step: "
-                           + "; ".join(problems))
-    return min(reliable, key=lambda estimate: estimate.error)
+    if steps:
+        groups = (steps,)
+    else:
+        groups = (FD_STEPS, FD_STEPS_SHARP) if k == 1 else (FD_STEPS_SECOND_ORDER,)
+    problems, sizes = [], []
+    for group in groups:
+        reliable = []
+        for h in group:
+            try:
+                coarse, fine = (_mixed_central(program, point, weights, order, step, base_switches)
+                                for step in (h, h / 2))
+            except _Crossed:
+                problems.append(f"step {h:g} crosses a kink (`where`/`maximum` switch side)")
+                continue
+            estimate = fine + (fine - coarse) / 3
+            error = abs(fine - coarse) / 3 + FD_ROUNDING_MIXED * k * EPS * (1 + scale) / h ** k
+            if np.isfinite(estimate) and error <= FD_RELIABLE * max(1.0, abs(estimate)):
+                reliable.append(Scalar(float(estimate), float(error)))
+            else:
+                problems.append(f"step {h:g}: estimate {estimate:.3g}, error bound {error:.3g}")
+                if np.isfinite(estimate):
+                    sizes.append(abs(float(estimate)))
+        if reliable:
+            return min(reliable, key=lambda estimate: estimate.error)
+    _give_up(f"order-{k} finite differences are unreliable at every step", problems, sizes)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from oracles import finite_diff
 from oracles.errors import GeneratorBug
 from oracles.reproducer import Expectation
-from oracles.tolerance import EXACT, FD_STEPS, FINITE_DIFFERENCES
+from oracles.tolerance import EXACT, FD_STEPS, FD_STEPS_SHARP, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify, verify_raises
 from strategies import stacks
 from strategies.inputs import directions
@@ -57,7 +57,7 @@ def path_derivative(case, direction) -> finite_diff.Estimate:
         return all(takes_then(case.program, [x + k * h * v for x, v in zip(case.args, direction)])
                    == branch for k in (1, -1, 0.5, -0.5))
 
-    steps = tuple(filter(safe, FD_STEPS))
+    steps = tuple(filter(safe, FD_STEPS + FD_STEPS_SHARP))
     if not steps:
         raise GeneratorBug(f"every finite-difference step crosses the threshold of the "
                            f"`if`:\n{render(case.program)}")
