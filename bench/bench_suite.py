@@ -57,6 +57,18 @@ def parse_statistics(text: str) -> dict[str, dict]:
     return stats
 
 
+# pytest's closing line: "==== 3 failed, 32 passed, 9 skipped in 9852.31s (2:44:12) ====".
+# A tox log ends with tox's own lines ("evaluation failed :("), so the last
+# line that merely contains "failed" is not it.
+_SUMMARY = re.compile(r"^=+ (\d+ \w+.* in [\d.]+s.*?) =+$")
+
+
+def pytest_summary(text: str) -> str:
+    """pytest's closing line (counts and seconds), or "?" when the log has none."""
+    lines = (_SUMMARY.match(line.strip()) for line in reversed(text.splitlines()))
+    return next((match.group(1) for match in lines if match), "?")
+
+
 def run(sut: str, profile: str, extra: list[str]) -> tuple[dict, float, float, int, str]:
     """Run the properties; the full pytest output is kept in reports/ for failures."""
     command = [sys.executable, "-m", "pytest", *PROPERTIES, "-q", "-p", "no:cacheprovider",
@@ -69,7 +81,7 @@ def run(sut: str, profile: str, extra: list[str]) -> tuple[dict, float, float, i
     log = ROOT / "reports" / f"bench_suite_{sut}_{profile}.log"
     log.parent.mkdir(exist_ok=True)
     log.write_text(done.stdout + done.stderr)
-    tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-500:]
+    tail = pytest_summary(done.stdout) if done.stdout.strip() else done.stderr[-500:]
     return parse_statistics(done.stdout), wall, peak_mib, done.returncode, tail
 
 
@@ -119,8 +131,7 @@ def main() -> None:
     if args.from_log:
         text = args.from_log.read_text()
         stats = parse_statistics(text)
-        summary = next((line.strip("= ") for line in reversed(text.splitlines())
-                        if " passed" in line or " failed" in line), "?")
+        summary = pytest_summary(text)
         memory = f", peak resident memory {args.peak_mib} MiB" if args.peak_mib else ""
         whole = f"Whole run (from a pytest log): `{summary}`{memory}.  "
         command = (f"`tox -e {'jax' if args.sut == 'jax' else 'py'} -- --hypothesis-profile="
