@@ -8,7 +8,10 @@ and these margins are several orders of magnitude larger than that, so no
 perturbed evaluation crosses a kink, a pole or the edge of a domain.  The
 finite-difference oracle still checks this at every evaluation it makes
 (`oracles.finite_diff`), so a margin that proves too thin shows up as a loud
-generator bug, never as a false alarm against the SUT.
+generator bug, never as a false alarm against the SUT.  The margins bound
+values, not derivatives: loops and exp chains can compound |J v| past 1e3
+inside every margin, and the oracle rejects such a program as too sharp to
+judge (`oracles.tolerance.FD_SHARP_DERIVATIVE`).
 """
 
 # log and sqrt need their argument >= this everywhere.  log'(x) = 1/x and
