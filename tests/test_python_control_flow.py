@@ -42,7 +42,7 @@ def _experiment(case, wrapper, title, **kwargs):
     return experiment(case, wrapper, title, function=render(case.program), **kwargs)
 
 
-def path_derivative(case, direction) -> finite_diff.Estimate:
+def path_derivative(case, direction, *, steps=FD_STEPS + FD_STEPS_SHARP) -> finite_diff.Estimate:
     """Finite differences of the path `f` takes, with steps at which no perturbed point
     takes the other branch.
 
@@ -57,7 +57,7 @@ def path_derivative(case, direction) -> finite_diff.Estimate:
         return all(takes_then(case.program, [x + k * h * v for x, v in zip(case.args, direction)])
                    == branch for k in (1, -1, 0.5, -0.5))
 
-    steps = tuple(filter(safe, FD_STEPS + FD_STEPS_SHARP))
+    steps = tuple(filter(safe, steps))
     if not steps:
         raise GeneratorBug(f"every finite-difference step crosses the threshold of the "
                            f"`if`:\n{render(case.program)}")
