@@ -138,10 +138,9 @@ def _give_up(what: str, problems: list[str], sizes: list[float]) -> NoReturn:
     neither the SUT's fault nor a margin that is too thin: when the estimate
     at the finest step that gave a finite one (`sizes` runs coarsest first)
     exceeds `FD_SHARP_DERIVATIVE`, the example is rejected, with an event so
-    that Hypothesis's statistics count it (outside a property, `TooSharp`
-    is raised).  Anything else (every step
-    crossing a kink, a tame derivative that no step resolves) is jaxcheck's
-    bug and fails loudly.
+    that Hypothesis's statistics count it (outside a property, `TooSharp` is
+    raised).  Anything else (every step crossing a kink, a tame derivative
+    that no step resolves) is jaxcheck's bug and fails loudly.
     """
     message = f"{what}: " + "; ".join(problems)
     if sizes and sizes[-1] > FD_SHARP_DERIVATIVE:

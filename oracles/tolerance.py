@@ -60,22 +60,24 @@ FD_STEPS = (1e-3, 1e-4, 1e-5)
 # every domain margin, derivatives still compound: a loop multiplies them at
 # each iteration (scan of sin(b * s) with |s| = 3.9 over 5 steps: J v ~ 2e3),
 # exp of a value near its cap has slope 100, and a Python `for` of cos over
-# such a chain gives third derivatives near 4e13.  Three runs found such
-# programs among 2,000 examples per property (one thorough run on JAX,
-# docs/benchmarks.md); their Richardson error falls like h**2 only below 1e-5.  At 1e-7 rounding
-# is 8 eps (1 + |f|) / h < 1.8e-6 for |f| <= 100: still well inside
+# such a chain gives third derivatives near 4e13.  One thorough run on JAX
+# (2,000 examples per property) found three such programs, whose Richardson
+# error falls like h**2 only below 1e-5 (docs/benchmarks.md).  At 1e-7
+# rounding is 8 eps (1 + |f|) / h < 1.8e-6 for |f| <= 100: still well inside
 # FD_RELIABLE for any derivative >= 1, and these programs' derivatives are
-# in the thousands.  Ordinary programs never reach these steps, so their
-# estimates are unchanged.
+# in the thousands.  An example some step of FD_STEPS resolves never reaches
+# these, so its estimate is unchanged; 4 in 10,000 Python-control-flow
+# examples need them.
 FD_STEPS_SHARP = (1e-6, 1e-7)
 
 # A derivative estimate above this, when no step is reliable, marks a
 # program too sharp for float64 finite differences: the example is rejected
 # and counted (`oracles.finite_diff._give_up`), not blamed on anyone.  Below
-# it, h |J v| <= 1e-4 at the finest step, far inside KINK_MARGIN (0.05) and
-# POSITIVE_FLOOR (0.25), and a third derivative large enough to defeat every
-# step would need a length scale of about 1e-6: that is a generator bug and
-# fails loudly.  The thorough run's refused programs had 1.6e3 to 4.7e5.
+# it, the outputs move by h |J v| <= 1e-4 at the finest step, far inside
+# KINK_MARGIN (0.05) and POSITIVE_FLOOR (0.25), and a third derivative large
+# enough to defeat every step would need a length scale of about 1e-6: that
+# is a generator bug and fails loudly.  The thorough run's refused programs
+# had 1.6e3 to 4.7e5.
 FD_SHARP_DERIVATIVE = 1e3
 
 # An FD estimate whose own error estimate exceeds this (relative to the size
