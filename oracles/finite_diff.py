@@ -122,9 +122,10 @@ def directional(program: Program, args, direction, *,
         if problem is None:
             return estimate
         problems.append(f"step {h:g}: {problem}")
-        sizes.append(max((float(np.max(np.abs(v), initial=0.0)) for v in estimate.value),
-                         default=0.0))
-    sizes = [size for size in sizes if np.isfinite(size)]
+        size = max((float(np.max(np.abs(v), initial=0.0)) for v in estimate.value),
+                   default=0.0)
+        if np.isfinite(size):
+            sizes.append(size)
     _give_up("finite differences are unreliable at every step", problems, sizes)
 
 
