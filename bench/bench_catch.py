@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_suite import machine, write_section  # noqa: E402
 from bench.first_failure import MARK  # noqa: E402
+from bench.report import machine, publish  # noqa: E402
 from tests.meta.test_broken_suts import (  # noqa: E402
     CATCHES,
     equations_in,
@@ -89,9 +89,7 @@ def main() -> None:
         f"Machine: {machine()}.  ",
         "Command: `python bench/bench_catch.py`.",
     ])
-    print(body)
-    if not args.no_write:
-        write_section("catch", body)
+    publish("catch", body, write=not args.no_write)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis.errors import UnsatisfiedAssumption  # noqa: E402
 
-from bench.bench_suite import machine, write_section  # noqa: E402
+from bench.report import machine, publish  # noqa: E402
 from oracles import finite_diff  # noqa: E402
 from oracles.errors import GeneratorBug  # noqa: E402
 from oracles.tolerance import FD_STEPS  # noqa: E402
@@ -108,9 +108,7 @@ def main() -> None:
         f"Command: `python bench/bench_fd_refusals.py --examples {args.examples}` "
         "(derandomized: the counts reproduce).",
     ])
-    print(body)
-    if not args.no_write:
-        write_section("fd_refusals", body)
+    publish("fd_refusals", body, write=not args.no_write)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import time
@@ -45,13 +44,13 @@ if str(ROOT) not in sys.path:
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
+from bench.report import machine, publish  # noqa: E402
 from oracles.sut import resolve  # noqa: E402
 from strategies import stacks  # noqa: E402
+from strategies.opspec import OPS  # noqa: E402
 from strategies.program import ProgramCase, programs  # noqa: E402
 from strategies.render import load, render_function, render_module  # noqa: E402
 
-DOC = ROOT / "docs" / "benchmarks.md"
-START, END = "<!-- bench_refimpl:start -->", "<!-- bench_refimpl:end -->"
 TRANSFORMS = ("f", "jvp", "grad", "vmap", "jit")
 SYSTEMS = ("refimpl", "jax")
 
@@ -69,7 +68,8 @@ def sample(eqns: int, count: int, batch: int, tolerance: float) -> list[ProgramC
     independent random draw, is taken.  Repeats are skipped.
     """
     low, high = round(eqns * (1 - tolerance)), round(eqns * (1 + tolerance))
-    strategy = programs(min_eqns=eqns, max_eqns=min(200, 3 * eqns), variants=batch)
+    strategy = programs(min_eqns=eqns, max_eqns=min(200, 3 * eqns), ops=tuple(OPS),
+                        variants=batch)
     cases: dict[str, ProgramCase] = {}
     for k in range(1000 * count):
         if len(cases) == count:
@@ -239,32 +239,21 @@ def _label(name: str) -> str:
             "vmap": "`vmap(f)`", "jit": "`jit(f)` warm"}[name]
 
 
-def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in
-                  Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor() or "unknown")
-    import jax
-
-    return (f"{len(os.sched_getaffinity(0))} CPUs (nproc), {model}; "
-            f"Python {platform.python_version()}, NumPy {np.__version__}, "
-            f"JAX {jax.__version__} (jaxlib {jax.lib.__version__}, backend "
-            f"{jax.default_backend()}, float64)")
-
-
 def section(results: dict, opts, seconds: float, sizes: dict, load: tuple) -> str:
     command = "python bench/bench_refimpl.py" + "".join(
         f" {flag}" for flag in opts.flags)
     counts = "; ".join(f"{len(runs)} of {eqns} equations (lengths {_span(sizes[eqns])}, median "
                        f"{statistics.median(sizes[eqns]):g})" for eqns, runs in results.items())
     return "\n".join([
-        START,
         "## refimpl against JAX",
         "",
         "Per-call time of the same generated programs in refimpl and in JAX, measured in one "
         f"run (issue 3). Programs: {counts}. Each size n is drawn from "
-        f"`strategies.program.programs(min_eqns=n, max_eqns=3n, variants={opts.batch})` "
-        "(one Hypothesis run per seed 0, 1, ..., second example), keeping programs whose "
-        f"length after the generator's dead-code pruning is within ±{opts.tolerance:.0%} "
+        "`strategies.program.programs(min_eqns=n, max_eqns=3n, ops=OPS, "
+        f"variants={opts.batch})` (array operations only: straight-line programs, as "
+        "issue 3 measured; one Hypothesis run per seed 0, 1, ..., second example), keeping "
+        "programs whose length after the generator's dead-code pruning is within "
+        f"±{opts.tolerance:.0%} "
         "of n: every equation feeds an output. Inputs are small (rank 0–3, dims 1–5), so "
         "these numbers measure per-operation overhead, not arithmetic.",
         "",
@@ -286,24 +275,11 @@ def section(results: dict, opts, seconds: float, sizes: dict, load: tuple) -> st
         f"Machine: {machine()}; 1-minute load average {load[0]:.1f} before and {load[1]:.1f} "
         "after the run.  ",
         f"Command: `{command}` (from the repository root; total {seconds:.0f} s).",
-        END,
     ])
 
 
 def _span(values) -> str:
     return f"{min(values)}–{max(values)}" if min(values) != max(values) else f"{min(values)}"
-
-
-def write(text: str) -> None:
-    """Replace this benchmark's section of docs/benchmarks.md, leaving others' sections."""
-    DOC.parent.mkdir(exist_ok=True)
-    old = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-    if START in old and END in old:
-        head, rest = old.split(START, 1)
-        new = head + text + rest.split(END, 1)[1]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text + "\n"
-    DOC.write_text(new)
 
 
 # ----------------------------------------------------------------------------- main
@@ -350,10 +326,7 @@ def main(argv=None) -> None:
                   f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     text = section(results, opts, time.perf_counter() - started, sizes,
                    (load, os.getloadavg()[0]))
-    print(text)
-    if not opts.no_write:
-        write(text)
-        print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+    publish("bench_refimpl", text, write=not opts.no_write)
 
 
 if __name__ == "__main__":

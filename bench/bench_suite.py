@@ -17,8 +17,6 @@ table into docs/benchmarks.md (its own section, one per SUT and profile).
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import re
 import resource
 import subprocess
@@ -27,7 +25,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOC = ROOT / "docs" / "benchmarks.md"
+sys.path.insert(0, str(ROOT))
+
+from bench.report import machine, publish  # noqa: E402
+
 PROPERTIES = ["tests/test_value.py", "tests/test_jvp.py", "tests/test_grad.py",
               "tests/test_identities.py", "tests/test_vmap.py", "tests/test_jit.py",
               "tests/test_stacks.py", "tests/test_python_control_flow.py",
@@ -96,28 +97,6 @@ def table(stats: dict) -> str:
     return "\n".join(rows)
 
 
-def machine() -> str:
-    import jax
-    import numpy
-
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
-                .splitlines() if line.startswith("model name")), platform.processor())
-    return (f"{os.cpu_count()} CPUs ({cpu}), no GPU; Python {platform.python_version()}, "
-            f"NumPy {numpy.__version__}, JAX {jax.__version__}")
-
-
-def write_section(key: str, body: str) -> None:
-    start, end = f"<!-- {key}:start -->", f"<!-- {key}:end -->"
-    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-    section = f"{start}\n{body}\n{end}"
-    if start in text:
-        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: section, text,
-                      flags=re.DOTALL)
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    DOC.write_text(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sut", default="jax")
@@ -151,9 +130,7 @@ def main() -> None:
         f"Machine: {machine()}.  ",
         f"Command: {command}",
     ])
-    print(body)
-    if not args.no_write:
-        write_section(f"suite_{args.sut}_{args.profile}", body)
+    publish(f"suite_{args.sut}_{args.profile}", body, write=not args.no_write)
 
 
 if __name__ == "__main__":
