@@ -13,10 +13,13 @@
 
 from __future__ import annotations
 
+import math
 import os
 
+import hypothesis
 import pytest
 from hypothesis import HealthCheck, settings
+from hypothesis.internal.conjecture import engine
 
 from oracles import experiment, reproducer
 from oracles.sut import SutError, resolve
@@ -38,8 +41,17 @@ settings.register_profile("thorough", max_examples=2000, **_COMMON)
 # slow: long programs (tests marked `slow` run only under it).
 settings.register_profile("slow", max_examples=100, **_COMMON)
 # catch: the meta-tests' budget to find each broken SUT's bug (tests/meta/test_broken_suts.py).
+# Its reproducers must not depend on how busy the machine is, and Hypothesis
+# keeps two clocks: after a first failure it looks for other bugs for up to
+# ten seconds, and it stops shrinking after five minutes (a loaded CI machine
+# once left the scan row's reproducer at 7 equations, over its limit of 6).
+# report_multiple_bugs=False stops at the first failure, found by count; and
+# `_shrink_until_done` lifts the five minutes for this profile alone, so
+# shrinking ends by Hypothesis's own count of successful shrinks or when
+# nothing is left to try.
 settings.register_profile("catch", max_examples=500, derandomize=True, database=None,
-                          print_blob=False, **_COMMON)
+                          print_blob=False, report_multiple_bugs=False, **_COMMON)
+UNTIMED_SHRINKING = {"catch"}
 settings.load_profile("dev")
 
 MARKERS = {
@@ -69,9 +81,23 @@ def _reference_name(config) -> str:
     return name
 
 
+def _shrink_until_done() -> None:
+    """Let Hypothesis shrink past its five-minute limit, which its engine keeps as
+    a module constant "monkeypatchable, for the rare users who need to keep on
+    shrinking" (hypothesis/internal/conjecture/engine.py); its count limit stays."""
+    if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
+        raise pytest.UsageError(
+            f"hypothesis {hypothesis.__version__} has no engine.MAX_SHRINKING_SECONDS: the "
+            f"profiles {sorted(UNTIMED_SHRINKING)} cannot lift its shrinking time limit; "
+            "see _shrink_until_done in conftest.py")
+    engine.MAX_SHRINKING_SECONDS = math.inf
+
+
 def pytest_configure(config):
     for marker, description in MARKERS.items():
         config.addinivalue_line("markers", f"{marker}: {description}")
+    if config.getoption("--hypothesis-profile") in UNTIMED_SHRINKING:
+        _shrink_until_done()
     experiment.TIMEOUT["seconds"] = config.getoption("--sut-timeout")
     try:
         config.jaxcheck_sut = resolve(config.getoption("--sut"))

@@ -17,7 +17,10 @@ changes whenever the generator's choices do (measured: `ci` held 8 programs
 with a `sin`, none of them exposing a wrong sin derivative).  A run stops at
 its first failure, so the larger budget costs time only for a bug that is
 rare in the programs; `docs/benchmarks.md` lists how many examples
-each row needs.
+each row needs.  `catch` also takes Hypothesis's clocks out of the result
+(conftest.py): the first failure is found by count, and shrinking runs until
+nothing is left to try, so a row shrinks to the same reproducer on a busy
+machine as on an idle one.
 
 Rows for the constructs of the program language (cond, loops, nested jvp)
 run their shims, built over refimpl, with `--reference=none` (finite
@@ -25,7 +28,7 @@ differences carry the check), so those examples cost milliseconds, not the
 compilations eager JAX needs.  Their reproducers may hold up to
 `MAX_CONSTRUCT_EQUATIONS` equations: Hypothesis shrinks a construct's blocks
 well, but the equations around a construct that carry its bug to the output
-less reliably (measured: 5 for the scan shim).  Most other shims are built
+less reliably (measured: 3 for the scan shim).  Most other shims are built
 over refimpl too, for the same speed; those over JAX need a `custom_jvp` or
 a JAX internal refimpl has no counterpart for.
 """
