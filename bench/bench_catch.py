@@ -77,12 +77,12 @@ def main() -> None:
         "## Time to find a bug",
         "",
         "Each deliberately broken SUT of `tests/broken/` against the property that must catch "
-        "it, run as the meta-test runs it: `catch` profile (derandomized: a rerun gives the same "
-        "examples).  *Examples to find* counts test cases up to "
-        "and including the first failure (read by `bench/first_failure.py`, as Hypothesis's own "
-        "statistics count on past it to find other bugs); *shrink steps* and *s to shrink* are "
-        "Hypothesis's shrink phase, over every distinct bug it found; *s in all* is the whole "
-        "child run, what the row costs CI.",
+        "it, run as the meta-test runs it: `catch` profile (derandomized, and free of "
+        "Hypothesis's clocks: it stops at the first failure and shrinks it until nothing is left "
+        "to try or 500 shrinks have succeeded, so every column but the seconds reproduces on any "
+        "machine).  *Examples to find* counts test cases up to and including the first failure "
+        "(read by `bench/first_failure.py`); *shrink steps* and *s to shrink* are Hypothesis's "
+        "shrink phase; *s in all* is the whole child run, what the row costs CI.",
         "",
         table(rows),
         "",

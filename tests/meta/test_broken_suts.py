@@ -151,6 +151,30 @@ def equations_in(script: str) -> int:
     return len(re.findall(r"^\s+v\d+(?:, v\d+)* = ", body, flags=re.MULTILINE))
 
 
+CLOCK_PROBE = """
+import sys
+import pytest
+from hypothesis import settings
+from hypothesis.internal.conjecture import engine
+
+class Probe:
+    def pytest_collection_finish(self, session):
+        print("multiple bugs:", settings().report_multiple_bugs,
+              "shrink seconds:", engine.MAX_SHRINKING_SECONDS)
+
+sys.exit(pytest.main(["--co", "-q", "-p", "no:cacheprovider", "--hypothesis-profile=catch",
+                      "tests/test_value.py"], plugins=[Probe()]))
+"""
+
+
+@pytest.mark.meta
+def test_catch_profile_runs_without_hypothesis_clocks():
+    """What a row shrinks to must not depend on the machine's speed (conftest.py)."""
+    run = subprocess.run([sys.executable, "-c", CLOCK_PROBE], cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    assert "multiple bugs: False shrink seconds: inf" in run.stdout, run.stdout + run.stderr
+
+
 def _row_id(row: Catch) -> str:
     return f"{row.shim.rsplit('.', 1)[1]}-{row.prop.__name__}" + (f"-{row.param}" * bool(row.param))
 
