@@ -3,8 +3,8 @@
 * `--sut NAME` (or `SUT=NAME`) picks the system under test, `--reference`
   the SUT whose results serve as exact expectations; both are resolved and
   contract-checked once, at start-up, and a problem is one usage-error line.
-* Hypothesis profiles `ci` (derandomized, fixed budget), `dev` and
-  `thorough` are chosen with `--hypothesis-profile` (default `dev`).
+* Hypothesis profiles (`ci` derandomized with a fixed budget, `dev` the
+  default, `thorough`, `slow`, `catch`) are chosen with `--hypothesis-profile`.
 * Tests marked `needs("feature")` are skipped, with the feature named, when
   the SUT lists it in `__sut_unsupported__`.
 * A failing property's reproducer (a note on its exception) is saved under
@@ -41,14 +41,12 @@ settings.register_profile("thorough", max_examples=2000, **_COMMON)
 # slow: long programs (tests marked `slow` run only under it).
 settings.register_profile("slow", max_examples=100, **_COMMON)
 # catch: the meta-tests' budget to find each broken SUT's bug (tests/meta/test_broken_suts.py).
-# Its reproducers must not depend on how busy the machine is, and Hypothesis
-# keeps two clocks: after a first failure it looks for other bugs for up to
-# ten seconds, and it stops shrinking after five minutes (a loaded CI machine
-# once left the scan row's reproducer at 7 equations, over its limit of 6).
-# report_multiple_bugs=False stops at the first failure, found by count; and
-# `_shrink_until_done` lifts the five minutes for this profile alone, so
-# shrinking ends by Hypothesis's own count of successful shrinks or when
-# nothing is left to try.
+# Its reproducers must not depend on how busy the machine is, so neither of
+# Hypothesis's clocks may decide them: after a first failure it looks for
+# other bugs for up to 10 s (report_multiple_bugs=False stops at the first
+# failure, found by count), and it stops shrinking after 300 s
+# (`_shrink_until_done` lifts that for these profiles; the count limit of 500
+# successful shrinks stays).  Why, measured: docs/benchmarks.md, "Time to find a bug".
 settings.register_profile("catch", max_examples=500, derandomize=True, database=None,
                           print_blob=False, report_multiple_bugs=False, **_COMMON)
 UNTIMED_SHRINKING = {"catch"}
