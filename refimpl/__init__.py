@@ -6,7 +6,7 @@ The SUT surface (see SUT_API.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
 `jvp`, `linearize` + `transpose` (reverse mode), `vmap`, `jit`, `control`.
 """
 from . import lax, numpy
-from .core import ConcretizationError, ShapeError, UnexpectedTracerError
+from .core import ConcretizationError, ShapeError, UnexpectedTracerError, aval_of
 from .ir import IRTypeError, Jaxpr, jaxpr_cost
 from .jit import jit
 from .jvp import jvp
@@ -37,7 +37,6 @@ def make_jaxpr(fun, static_argnums=()):
             full = [args[i] if i in nums else next(it) for i in range(len(args))]
             return tree_flatten(fun(*full))[0]
 
-        from .core import aval_of
         jaxpr, captured = stage(flat_fun, [aval_of(x) for x in flat], "make_jaxpr")
         k = len(captured)
         return Jaxpr(jaxpr.invars[k:], jaxpr.eqns, jaxpr.outvars, jaxpr.invars[:k], captured)

@@ -17,10 +17,11 @@ Tests: tests/refimpl/test_refimpl_control.py.
 """
 import numpy as np
 
-from . import core, lax
+from . import core, ops
 from . import numpy as jnp
+from .compiler import compiled
 from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
-from .ir import Jaxpr, eval_jaxpr, jaxpr_cost, typecheck
+from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
 from .pytree import tree_flatten, tree_unflatten
@@ -31,11 +32,6 @@ from .vmap import to_front, vmap_jaxpr, vmap_rules
 cond_p = primitive("cond", multiple_results=True)
 scan_p = primitive("scan", multiple_results=True)
 while_p = primitive("while", multiple_results=True)
-
-
-def _compiled(jaxpr):
-    from .jit import compiled
-    return compiled(jaxpr)
 
 
 def _stage_fun(fun, in_tree, avals, what):
@@ -74,7 +70,6 @@ def cond(pred, true_fun, false_fun, *operands):
 def _with_captures(jaxpr, own, union):
     """Give a branch one input per captured value of *all* branches (unused ones fresh)."""
     mine = {id(t): v for t, v in zip(own, jaxpr.invars)}
-    from .ir import Var
     invars = [mine.get(id(t)) or Var(t.aval) for t in union] + jaxpr.invars[len(own):]
     return typecheck(Jaxpr(invars, jaxpr.eqns, jaxpr.outvars))
 
@@ -88,18 +83,18 @@ def _predicate(pred):
     return jnp.not_equal_zero(pred) if isinstance(pred, Tracer) else np.bool_(pred != 0)
 
 
-def _cond_shape(pred, *ops, branches):
+def _cond_shape(pred, *operands, branches):
     if pred != ShapedArray((), np.bool_):
         raise ShapeError(f"cond: the predicate must be bool[], got {pred}")
     for b in branches:
-        if b.in_avals != list(ops) or b.out_avals != branches[0].out_avals:
+        if b.in_avals != list(operands) or b.out_avals != branches[0].out_avals:
             raise ShapeError(f"cond: branch types {b.in_avals} -> {b.out_avals} do not fit "
-                             f"operands {list(ops)}")
+                             f"operands {list(operands)}")
     return branches[0].out_avals
 
 
 cond_p.shape_rule = _cond_shape
-cond_p.impl = lambda pred, *ops, branches: _compiled(branches[int(pred)])(*ops)
+cond_p.impl = lambda pred, *operands, branches: compiled(branches[int(pred)])(*operands)
 cond_p.cost = lambda eqn: max(map(jaxpr_cost, eqn.params["branches"]))
 
 
@@ -116,39 +111,40 @@ jvp_rules[cond_p] = _cond_jvp
 
 
 def _cond_vmap(size, vals, dims, *, branches):
-    (pred, *ops), (pdim, *odims) = vals, dims
-    ops = [o if d is None else lax.moveaxis(o, d, 0) for o, d in zip(ops, odims)]
+    (pred, *operands), (pdim, *odims) = vals, dims
+    operands = [o if d is None else ops.moveaxis(o, d, 0) for o, d in zip(operands, odims)]
     batched, n = tuple(d is not None for d in odims), len(branches[0].outvars)
     if pdim is not None:  # a predicate per example: compute every branch, then select
-        outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0], ops) for b in branches]
-        pred = lax.moveaxis(pred, pdim, 0)
-        return [lax.select_n(lax.broadcast_in_dim(pred, np.shape(f), (0,)), f, t)
+        outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0], operands)
+                for b in branches]
+        pred = ops.moveaxis(pred, pdim, 0)
+        return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(f), (0,)), f, t)
                 for f, t in zip(*outs)], [0] * n
     out_b = tuple(map(any, zip(*[vmap_jaxpr(b, size, batched, (False,) * n)[1]
                                  for b in branches])))
     new = tuple(vmap_jaxpr(b, size, batched, out_b)[0] for b in branches)
-    return bind(cond_p, pred, *ops, branches=new), [0 if b else None for b in out_b]
+    return bind(cond_p, pred, *operands, branches=new), [0 if b else None for b in out_b]
 
 
 vmap_rules[cond_p] = _cond_vmap
 
 
-def _cond_transpose(cts, pred, *ops, branches):
-    linear, nonzero = tuple(map(is_linear, ops)), tuple(c is not None for c in cts)
+def _cond_transpose(cts, pred, *operands, branches):
+    linear, nonzero = tuple(map(is_linear, operands)), tuple(c is not None for c in cts)
     new = tuple(transpose_jaxpr(b, linear, nonzero) for b in branches)
-    outs = bind(cond_p, pred, *[o for o in ops if not is_linear(o)],
+    outs = bind(cond_p, pred, *[o for o in operands if not is_linear(o)],
                 *[c for c in cts if c is not None], branches=new)
-    return [None] + merge(linear, [None] * len(ops), outs)
+    return [None] + merge(linear, [None] * len(operands), outs)
 
 
 transpose_rules[cond_p] = _cond_transpose
 
 
 def _cond_partial_eval(lin, args, *, branches):
-    (pred, *ops), n = args, len(branches[0].outvars)
+    (pred, *operands), n = args, len(branches[0].outvars)
     if lin.owns(pred):
         raise _type_error("lax.cond: the predicate depends on a tangent value")
-    uk = tuple(map(lin.owns, ops))
+    uk = tuple(map(lin.owns, operands))
     out_uk = tuple(map(any, zip(*[partial_eval_jaxpr(b, uk, (False,) * n)[2]
                                   for b in branches])))
     splits = [partial_eval_jaxpr(b, uk, out_uk) for b in branches]
@@ -156,9 +152,10 @@ def _cond_partial_eval(lin, args, *, branches):
     known = tuple(_pad_residuals(k, res_avals, i) for i, (k, _, _, _) in enumerate(splits))
     unknown = tuple(_pick_residuals(u, res_avals, i) for i, (_, u, _, _) in enumerate(splits))
     with using(lin.prev):
-        outs = bind(cond_p, pred, *[o for o, u in zip(ops, uk) if not u], branches=known)
+        outs = bind(cond_p, pred, *[o for o, u in zip(operands, uk) if not u], branches=known)
     n_known = n - sum(out_uk)
-    atoms = [lin.atom(x) for x in [pred] + outs[n_known:] + [o for o, u in zip(ops, uk) if u]]
+    unknown_operands = [o for o, u in zip(operands, uk) if u]
+    atoms = [lin.atom(x) for x in [pred] + outs[n_known:] + unknown_operands]
     return merge(out_uk, outs[:n_known], lin.emit(cond_p, atoms, dict(branches=unknown)))
 
 
@@ -171,7 +168,7 @@ def _pad_residuals(known, res_avals, i):
 
     def fun(*args):
         outs = eval_jaxpr(known, args)
-        res = [outs[len(outs) - r:] if j == i else [lax.zeros(a) for a in avals]
+        res = [outs[len(outs) - r:] if j == i else [ops.zeros(a) for a in avals]
                for j, avals in enumerate(res_avals)]
         return outs[:len(outs) - r] + [x for rs in res for x in rs]
 
@@ -259,7 +256,7 @@ def _scan_shape(*avals, jaxpr, length, num_consts, num_carry, reverse):
 
 def _scan_impl(*args, jaxpr, length, num_consts, num_carry, reverse):
     consts, carry, xs = _scan_split(list(args), num_consts, num_carry)
-    body, ys = _compiled(jaxpr), []
+    body, ys = compiled(jaxpr), []
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
         outs = body(*consts, *carry, *[x[i] for x in xs])
         carry = outs[:num_carry]
@@ -336,7 +333,7 @@ def _scan_vmap(size, vals, dims, *, jaxpr, length, num_consts, num_carry, revers
             break
         carry_b = [x or y for x, y in zip(carry_b, out_b)]
     n_front = num_consts + num_carry
-    vals = [(to_front(v, d, size) if i < n_front else lax.moveaxis(v, d, 1)) if z else v
+    vals = [(to_front(v, d, size) if i < n_front else ops.moveaxis(v, d, 1)) if z else v
             for i, (v, d, z) in enumerate(zip(vals, dims, in_b))]
     outs = bind(scan_p, *vals, jaxpr=new, length=length, num_consts=num_consts,
                 num_carry=num_carry, reverse=reverse)
@@ -399,14 +396,14 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
         acc, ct_carry = a[k1:k1 + n_cl], a[k1 + n_cl:k1 + n_cl + num_carry]
         rest = a[k1 + n_cl + num_carry:]
         outs = eval_jaxpr(t_body, list(a[:k1]) + list(rest[:k2]) + list(ct_carry) + list(rest[k2:]))
-        return ([lax.add(x, y) for x, y in zip(acc, outs[:n_cl])] + outs[n_cl:])
+        return ([ops.add(x, y) for x, y in zip(acc, outs[:n_cl])] + outs[n_cl:])
 
     x_nl_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in xs_nl]
     body_j = stage_closed(body, [aval_of(c) for c in consts_nl] + lin_c_avals + carry_avals
                           + x_nl_avals + y_avals)
-    ct_carry = [lax.zeros(a) if c is None else c for c, a in zip(cts[:num_carry], carry_avals)]
+    ct_carry = [ops.zeros(a) if c is None else c for c, a in zip(cts[:num_carry], carry_avals)]
     ct_ys = [c for c in cts[num_carry:] if c is not None]
-    outs = bind(scan_p, *consts_nl, *map(lax.zeros, lin_c_avals), *ct_carry, *xs_nl, *ct_ys,
+    outs = bind(scan_p, *consts_nl, *map(ops.zeros, lin_c_avals), *ct_carry, *xs_nl, *ct_ys,
                 jaxpr=body_j, length=length, num_consts=k1, num_carry=n_cl + num_carry,
                 reverse=not reverse)
     ct_consts, ct_init, ct_xs = outs[:n_cl], outs[n_cl:n_cl + num_carry], outs[n_cl + num_carry:]
@@ -454,7 +451,7 @@ def _while_shape(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
 
 def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     cc, bc, carry = _while_split(list(args), cond_nconsts, body_nconsts)
-    cond_f, body_f = _compiled(cond_jaxpr), _compiled(body_jaxpr)
+    cond_f, body_f = compiled(cond_jaxpr), compiled(body_jaxpr)
     while cond_f(*cc, *carry)[0]:
         carry = body_f(*bc, *carry)
     return carry
@@ -495,7 +492,7 @@ jvp_rules[while_p] = _while_jvp
 
 
 def _while_vmap(size, vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
-    vals = [v if d is None else lax.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
+    vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     cc, bc, carry = _while_split(vals, cond_nconsts, body_nconsts)
     cc_b, bc_b, carry_b = _while_split([d is not None for d in dims], cond_nconsts,
                                        body_nconsts)
@@ -522,14 +519,14 @@ def _masked_loop(cond_v, body_v, n_cc, n_bc):
     """With a predicate per example: loop while any runs; finished examples keep
     their values (the body selects between old and new carries)."""
     def any_cond(*a):
-        running = lax.convert_element_type(eval_jaxpr(cond_v, a)[0], np.float64)
-        return [lax.gt(lax.reduce_sum(running, (0,)), np.float64(0.0))]
+        running = ops.convert_element_type(eval_jaxpr(cond_v, a)[0], np.float64)
+        return [ops.gt(ops.reduce_sum(running, (0,)), np.float64(0.0))]
 
     def masked_body(*a):
         cc, bc, carry = a[:n_cc], a[n_cc:n_cc + n_bc], a[n_cc + n_bc:]
         pred = eval_jaxpr(cond_v, list(cc) + list(carry))[0]
         new = eval_jaxpr(body_v, list(bc) + list(carry))
-        return [lax.select_n(lax.broadcast_in_dim(pred, np.shape(o), (0,)), o, n)
+        return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(o), (0,)), o, n)
                 for o, n in zip(carry, new)]
 
     return (stage_closed(any_cond, cond_v.in_avals),

@@ -13,16 +13,13 @@ converted (the captured values become explicit operands) and not cached.
 Tests: tests/refimpl/test_refimpl_transforms.py (caching, laziness, closures).
 """
 import functools
-import math
 
-import numpy as np
-
-from . import lax
-from .core import PRIMITIVES, ShapeError, aval_of, bind, check_call, primitive, using
-from .ir import Literal, jaxpr_cost
+from . import ops
+from .compiler import compiled
+from .core import ShapeError, aval_of, bind, check_call, primitive, using
+from .ir import jaxpr_cost
 from .jvp import jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules
-from .primitives import dot_general_p, einsum_spec
 from .pytree import tree_flatten, tree_unflatten
 from .staging import stage
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
@@ -75,65 +72,6 @@ def _trace(fun, args, static_nums, tree, avals):
     return (jaxpr, out_tree[0]), captured
 
 
-# ----------------------------------------------------------------------------- compilation
-
-def compiled(jaxpr):
-    """The Python function compiled from `jaxpr` (cached on it)."""
-    fn = jaxpr.__dict__.get("_compiled")
-    if fn is None:
-        fn = jaxpr._compiled = _compile(jaxpr)
-    return fn
-
-
-def _compile(jaxpr):
-    namespace = {"np": np, **{f"_impl_{p.name}": p.impl for p in PRIMITIVES}}
-    names = {}
-
-    def name(v):
-        if isinstance(v, Literal):
-            if v.aval.shape == () and math.isfinite(v.val.item()):
-                return repr(v.val.item())
-            namespace[f"_c{len(namespace)}"] = v.val
-            return f"_c{len(namespace) - 1}"
-        return names.setdefault(id(v), f"v{len(names)}")
-
-    params = ", ".join(map(name, jaxpr.invars))
-    lines = [f"def compiled({params}):"]
-    for i, eqn in enumerate(jaxpr.eqns):
-        rhs = _rhs(eqn, list(map(name, eqn.invars)), i, namespace)
-        lines.append(f"    {_lhs(eqn, name)} = {rhs}")
-    lines.append(f"    return [{', '.join(map(name, jaxpr.outvars))}]")
-    source = "\n".join(lines) + "\n"
-    exec(compile(source, "<refimpl.jit>", "exec"), namespace)
-    namespace["compiled"].source = source
-    return namespace["compiled"]
-
-
-def _lhs(eqn, name):
-    outs = ", ".join(map(name, eqn.outvars))
-    if not eqn.primitive.multiple_results:
-        return outs
-    return "_" if not eqn.outvars else outs + ("," if len(eqn.outvars) == 1 else "")
-
-
-def _rhs(eqn, ins, i, namespace):
-    src = eqn.primitive.source
-    if callable(src):
-        return src(eqn, ins)
-    if src is not None:
-        return src.format(*ins, args=", ".join(ins), **eqn.params)
-    namespace[f"_p{i}"] = functools.partial(eqn.primitive.impl, **eqn.params)
-    return f"_p{i}({', '.join(ins)})"
-
-
-def _dot_general_source(eqn, ins):
-    spec = einsum_spec(eqn.invars[0].aval.ndim, eqn.invars[1].aval.ndim,
-                       eqn.params["dimension_numbers"])
-    return f"np.einsum({spec!r}, {ins[0]}, {ins[1]})"
-
-
-dot_general_p.source = _dot_general_source
-
 # ----------------------------------------------------------------------------- jit_p rules
 
 
@@ -162,7 +100,7 @@ jvp_rules[jit_p] = _jit_jvp
 
 
 def _jit_vmap(size, vals, dims, *, jaxpr, name):
-    vals = [v if d is None else lax.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
+    vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     new, out_b = vmap_jaxpr(jaxpr, size, tuple(d is not None for d in dims),
                             (False,) * len(jaxpr.outvars))
     outs = bind(jit_p, *vals, jaxpr=new, name=f"vmap({name})")

@@ -16,7 +16,7 @@ Higher-order primitives with both known and unknown operands are split by
 `partial_eval_jaxpr` does the same split to a closed program.
 Tests: tests/refimpl/test_refimpl_ops.py, test_refimpl_meta.py (cost).
 """
-from . import core
+from . import core, ops
 from .core import bind, using
 from .ir import Jaxpr, eval_jaxpr, memoized, typecheck
 from .jvp import JVPInterpreter
@@ -55,17 +55,12 @@ def linearize_flat(fun, primals):
             outs = fun(*[jvp_interp.wrap(p, t) for p, t in zip(primals, tangents)])
         outs, outs_t = zip(*map(jvp_interp.lift, outs)) if outs else ((), ())
         with using(lin):
-            outs_t = [lin.to_unknown(_zeros_like(p) if t is None else t)
+            outs_t = [lin.to_unknown(ops.zeros(core.aval_of(p)) if t is None else t)
                       for p, t in zip(outs, outs_t)]
         jaxpr, residuals = lin.build(tangents, outs_t)
     finally:
         jvp_interp.alive = lin.alive = False
     return list(outs), jaxpr, residuals
-
-
-def _zeros_like(x):
-    from .lax import zeros
-    return zeros(core.aval_of(x))
 
 
 @memoized

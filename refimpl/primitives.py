@@ -65,7 +65,7 @@ def _integer_pow_impl(x, *, y):
 
 
 integer_pow_p = _def_elementwise("integer_pow", _integer_pow_impl,
-                                 "_impl({0}, y={y})", _float_only)
+                                 "{impl}({0}, y={y})", _float_only)
 
 
 def _select_n_shape(which, *cases):
@@ -93,7 +93,7 @@ def _convert_impl(x, *, new_dtype):
 
 
 convert_element_type_p = _def_elementwise("convert_element_type", _convert_impl,
-                                          "_impl({0}, new_dtype=np.{new_dtype})")
+                                          "{impl}({0}, new_dtype=np.{new_dtype})")
 convert_element_type_p.shape_rule = _convert_shape
 
 # ----------------------------------------------------------------------------- structural
@@ -171,7 +171,7 @@ def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions):
 
 broadcast_in_dim_p = _def_structural(
     "broadcast_in_dim", _broadcast_in_dim_shape, _broadcast_in_dim_impl,
-    "_impl({0}, shape={shape}, broadcast_dimensions={broadcast_dimensions})")
+    "{impl}({0}, shape={shape}, broadcast_dimensions={broadcast_dimensions})")
 
 
 def _concatenate_shape(*xs, dimension):
@@ -208,7 +208,7 @@ def _slice_impl(x, *, start_indices, limit_indices):
 
 
 slice_p = _def_structural("slice", _slice_shape, _slice_impl,
-                          "_impl({0}, start_indices={start_indices}, "
+                          "{impl}({0}, start_indices={start_indices}, "
                           "limit_indices={limit_indices})")
 
 
@@ -224,7 +224,7 @@ def _pad_impl(x, padding_value, *, padding_config):
     return np.pad(x, widths, constant_values=padding_value)
 
 
-pad_p = _def_structural("pad", _pad_shape, _pad_impl, "_impl({0}, {1}, "
+pad_p = _def_structural("pad", _pad_shape, _pad_impl, "{impl}({0}, {1}, "
                         "padding_config={padding_config})")
 
 # ----------------------------------------------------------------------------- dot_general
@@ -267,8 +267,12 @@ def _dot_general_cost(eqn):
     return eqn.outvars[0].aval.size * int(np.prod([x.shape[a] for a in lc], dtype=np.int64))
 
 
-dot_general_p = _def_structural("dot_general", _dot_general_shape, _dot_general_impl, None)
-dot_general_p.cost = _dot_general_cost
+def _dot_general_source(eqn, ins):
+    spec = einsum_spec(eqn.invars[0].aval.ndim, eqn.invars[1].aval.ndim,
+                       eqn.params["dimension_numbers"])
+    return f"np.einsum({spec!r}, {ins[0]}, {ins[1]})"
 
-for _p in (integer_pow_p, convert_element_type_p, broadcast_in_dim_p, slice_p, pad_p):
-    _p.source = _p.source.replace("_impl(", f"_impl_{_p.name}(")
+
+dot_general_p = _def_structural("dot_general", _dot_general_shape, _dot_general_impl,
+                                _dot_general_source)
+dot_general_p.cost = _dot_general_cost

@@ -15,7 +15,7 @@ from functools import partial
 
 import numpy as np
 
-from . import core, lax
+from . import core, ops
 from . import core as C
 from . import primitives as P
 from .core import ConcretizationError, Interpreter, ShapedArray, Tracer, aval_of, bind, using
@@ -131,7 +131,7 @@ def _move_out(x, bdim, axis, size):
             raise ValueError(f"vmap: out_axes=None for an output that is batched"
                              f"\n  at {core.user_location()}")
         return x
-    return lax.broadcast_batch(x, size, axis) if bdim is None else lax.moveaxis(x, bdim, axis)
+    return ops.broadcast_batch(x, size, axis) if bdim is None else ops.moveaxis(x, bdim, axis)
 
 
 @memoized
@@ -157,7 +157,7 @@ def vmap_jaxpr(jaxpr, size, batched, instantiate):
 
 def to_front(x, bdim, size):
     """Move the batch axis to 0, broadcasting an unbatched value."""
-    return lax.broadcast_batch(x, size) if bdim is None else lax.moveaxis(x, bdim, 0)
+    return ops.broadcast_batch(x, size) if bdim is None else ops.moveaxis(x, bdim, 0)
 
 
 def _elementwise_batch(prim, size, vals, dims, **params):
@@ -173,31 +173,31 @@ for _p in (P.add_p, P.sub_p, P.mul_p, P.div_p, P.max_p, P.neg_p, P.sin_p, P.cos_
 
 
 def _reduce_sum_batch(size, vals, dims, *, axes):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.reduce_sum(x, [a + 1 for a in axes]), 0
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.reduce_sum(x, [a + 1 for a in axes]), 0
 
 
 vmap_rules[P.reduce_sum_p] = _reduce_sum_batch
 
 
 def _transpose_batch(size, vals, dims, *, permutation):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.transpose(x, [0] + [p + 1 for p in permutation]), 0
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.transpose(x, [0] + [p + 1 for p in permutation]), 0
 
 
 vmap_rules[P.transpose_p] = _transpose_batch
 
 
 def _reshape_batch(size, vals, dims, *, new_sizes):
-    return lax.reshape(lax.moveaxis(vals[0], dims[0], 0), (size,) + new_sizes), 0
+    return ops.reshape(ops.moveaxis(vals[0], dims[0], 0), (size,) + new_sizes), 0
 
 
 vmap_rules[P.reshape_p] = _reshape_batch
 
 
 def _broadcast_in_dim_batch(size, vals, dims, *, shape, broadcast_dimensions):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.broadcast_in_dim(x, (size,) + shape,
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.broadcast_in_dim(x, (size,) + shape,
                                 (0,) + tuple(d + 1 for d in broadcast_dimensions)), 0
 
 
@@ -205,15 +205,15 @@ vmap_rules[P.broadcast_in_dim_p] = _broadcast_in_dim_batch
 
 
 def _concatenate_batch(size, vals, dims, *, dimension):
-    return lax.concatenate([to_front(v, d, size) for v, d in zip(vals, dims)], dimension + 1), 0
+    return ops.concatenate([to_front(v, d, size) for v, d in zip(vals, dims)], dimension + 1), 0
 
 
 vmap_rules[P.concatenate_p] = _concatenate_batch
 
 
 def _slice_batch(size, vals, dims, *, start_indices, limit_indices):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.slice(x, (0,) + start_indices, (size,) + limit_indices), 0
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.slice(x, (0,) + start_indices, (size,) + limit_indices), 0
 
 
 vmap_rules[P.slice_p] = _slice_batch
@@ -223,7 +223,7 @@ def _pad_batch(size, vals, dims, *, padding_config):
     (x, v), (dx, dv) = vals, dims
     if dv is not None:
         raise NotImplementedError("vmap of pad with a batched padding value")
-    return lax.pad(lax.moveaxis(x, dx, 0), v, ((0, 0, 0),) + tuple(padding_config)), 0
+    return ops.pad(ops.moveaxis(x, dx, 0), v, ((0, 0, 0),) + tuple(padding_config)), 0
 
 
 vmap_rules[P.pad_p] = _pad_batch
@@ -234,15 +234,15 @@ def _dot_general_batch(size, vals, dims, *, dimension_numbers):
     (lc, rc), (lb, rb) = dimension_numbers
     shift = lambda axes: tuple(a + 1 for a in axes)  # noqa: E731
     if dx is not None and dy is not None:
-        x, y = lax.moveaxis(x, dx, 0), lax.moveaxis(y, dy, 0)
+        x, y = ops.moveaxis(x, dx, 0), ops.moveaxis(y, dy, 0)
         dn = ((shift(lc), shift(rc)), ((0,) + shift(lb), (0,) + shift(rb)))
-        return lax.dot_general(x, y, dn), 0
+        return ops.dot_general(x, y, dn), 0
     if dx is not None:
-        x = lax.moveaxis(x, dx, 0)
-        return lax.dot_general(x, y, ((shift(lc), rc), (shift(lb), rb))), len(lb)
-    y = lax.moveaxis(y, dy, 0)
+        x = ops.moveaxis(x, dx, 0)
+        return ops.dot_general(x, y, ((shift(lc), rc), (shift(lb), rb))), len(lb)
+    y = ops.moveaxis(y, dy, 0)
     x_free = np.ndim(x) - len(lc) - len(lb)
-    return lax.dot_general(x, y, ((lc, shift(rc)), (lb, shift(rb)))), len(lb) + x_free
+    return ops.dot_general(x, y, ((lc, shift(rc)), (lb, shift(rb)))), len(lb) + x_free
 
 
 vmap_rules[P.dot_general_p] = _dot_general_batch
