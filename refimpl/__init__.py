@@ -6,12 +6,11 @@ The SUT surface (see SUT_API.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
 `jvp`, `linearize` + `transpose` (reverse mode), `vmap`, `jit`, `control`.
 """
 from . import lax, numpy
-from .core import ConcretizationError, ShapeError, UnexpectedTracerError, aval_of
-from .ir import IRTypeError, Jaxpr, jaxpr_cost
+from .core import ConcretizationError, ShapeError, UnexpectedTracerError
+from .ir import IRTypeError, jaxpr_cost
 from .jit import jit
 from .jvp import jvp
-from .pytree import tree_flatten, tree_unflatten
-from .staging import stage
+from .staging import make_jaxpr
 from .transpose import grad, vjp
 from .vmap import vmap
 
@@ -23,22 +22,3 @@ __all__ = ["jvp", "vjp", "grad", "vmap", "jit", "make_jaxpr", "numpy", "lax",
            "ConcretizationError", "ShapeError", "UnexpectedTracerError", "IRTypeError",
            "jaxpr_cost"]
 
-
-def make_jaxpr(fun, static_argnums=()):
-    """`make_jaxpr(f)(*args)`: the typed program `f` stages to on `args`' types."""
-    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-
-    def traced(*args):
-        nums = {i % len(args) for i in static} if args else set()
-        flat, tree = tree_flatten(tuple(a for i, a in enumerate(args) if i not in nums))
-
-        def flat_fun(*xs):
-            it = iter(tree_unflatten(tree, xs))
-            full = [args[i] if i in nums else next(it) for i in range(len(args))]
-            return tree_flatten(fun(*full))[0]
-
-        jaxpr, captured = stage(flat_fun, [aval_of(x) for x in flat], "make_jaxpr")
-        k = len(captured)
-        return Jaxpr(jaxpr.invars[k:], jaxpr.eqns, jaxpr.outvars, jaxpr.invars[:k], captured)
-
-    return traced

@@ -25,26 +25,13 @@ from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
 from .pytree import tree_flatten, tree_unflatten
-from .staging import stage, stage_closed
+from .staging import stage_closed, stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
 from .vmap import to_front, vmap_jaxpr, vmap_rules
 
 cond_p = primitive("cond", multiple_results=True)
 scan_p = primitive("scan", multiple_results=True)
 while_p = primitive("while", multiple_results=True)
-
-
-def _stage_fun(fun, in_tree, avals, what):
-    """Stage a user function of pytrees; returns (jaxpr, captured, out_tree)."""
-    out_tree = []
-
-    def flat_fun(*xs):
-        outs, t = tree_flatten(fun(*tree_unflatten(in_tree, xs)))
-        out_tree.append(t)
-        return outs
-
-    jaxpr, captured = stage(flat_fun, avals, what)
-    return jaxpr, captured, out_tree[0]
 
 
 def _type_error(msg):
@@ -57,7 +44,7 @@ def cond(pred, true_fun, false_fun, *operands):
     """`true_fun(*operands)` if `pred` else `false_fun(*operands)`, as one primitive."""
     flat, tree = tree_flatten(operands)
     avals = [aval_of(x) for x in flat]
-    staged = [_stage_fun(f, tree, avals, "a lax.cond branch") for f in (false_fun, true_fun)]
+    staged = [stage_tree_fun(f, tree, avals, "a lax.cond branch") for f in (false_fun, true_fun)]
     if staged[0][2] != staged[1][2] or staged[0][0].out_avals != staged[1][0].out_avals:
         raise _type_error(f"lax.cond: true_fun and false_fun must return the same types, got "
                           f"{staged[1][0].out_avals} and {staged[0][0].out_avals}")
@@ -193,7 +180,7 @@ def _pick_residuals(unknown, res_avals, i):
 def scan(f, init, xs=None, length=None, reverse=False):
     """Loop `carry, y = f(carry, x)` over the leading axis of `xs`; stack the ys."""
     init_flat, carry_tree = tree_flatten(init)
-    xs_flat, xs_tree = tree_flatten(xs)
+    xs_flat, _ = tree_flatten(xs)
     lengths = {np.shape(x)[0] if np.ndim(x) else None for x in xs_flat}
     if length is not None:
         lengths.add(int(length))
@@ -203,24 +190,20 @@ def scan(f, init, xs=None, length=None, reverse=False):
     length = lengths.pop()
     carry_avals = [aval_of(c) for c in init_flat]
     x_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in xs_flat]
-    y_tree = []
 
-    def body(*args):
-        carry = tree_unflatten(carry_tree, args[:len(init_flat)])
-        new_carry, y = f(carry, tree_unflatten(xs_tree, args[len(init_flat):]))
+    def body(carry, x):
+        new_carry, y = f(carry, x)
         new_flat, new_tree = tree_flatten(new_carry)
         if new_tree != carry_tree or [aval_of(c) for c in new_flat] != carry_avals:
             raise _type_error(f"lax.scan: the body must return a carry of the same types as "
                               f"init: {carry_avals}, got {[aval_of(c) for c in new_flat]}")
-        ys, t = tree_flatten(y)
-        y_tree.append(t)
-        return new_flat + ys
+        return new_carry, y
 
-    jaxpr, captured = stage(body, carry_avals + x_avals, "a lax.scan body")
+    jaxpr, captured, out_tree = stage_tree_fun(body, tree_flatten((init, xs))[1],
+                                               carry_avals + x_avals, "a lax.scan body")
     outs = bind(scan_p, *captured, *init_flat, *xs_flat, jaxpr=jaxpr, length=length,
                 num_consts=len(captured), num_carry=len(init_flat), reverse=bool(reverse))
-    return (tree_unflatten(carry_tree, outs[:len(init_flat)]),
-            tree_unflatten(y_tree[0], outs[len(init_flat):]))
+    return tree_unflatten(out_tree, outs)
 
 
 def fori_loop(lower, upper, body_fun, init_val):
@@ -421,11 +404,11 @@ def while_loop(cond_fun, body_fun, init_val):
     """`while cond_fun(val): val = body_fun(val)`, as one primitive."""
     flat, tree = tree_flatten(init_val)
     avals, args_tree = [aval_of(x) for x in flat], tree_flatten((init_val,))[1]
-    cond_j, cond_c, _ = _stage_fun(cond_fun, args_tree, avals, "a lax.while_loop cond_fun")
+    cond_j, cond_c, _ = stage_tree_fun(cond_fun, args_tree, avals, "a lax.while_loop cond_fun")
     if cond_j.out_avals != [ShapedArray((), np.bool_)]:
         raise _type_error(f"lax.while_loop: cond_fun must return a bool scalar, got "
                           f"{cond_j.out_avals}")
-    body_j, body_c, out_tree = _stage_fun(body_fun, args_tree, avals,
+    body_j, body_c, out_tree = stage_tree_fun(body_fun, args_tree, avals,
                                           "a lax.while_loop body_fun")
     if out_tree != tree or body_j.out_avals != avals:
         raise _type_error(f"lax.while_loop: body_fun must return the types of init_val "

@@ -20,8 +20,8 @@ from .core import ShapeError, aval_of, bind, check_call, primitive, using
 from .ir import jaxpr_cost
 from .jvp import jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules
-from .pytree import tree_flatten, tree_unflatten
-from .staging import stage
+from .pytree import argnums_tuple, dynamic_positions, partial_args, tree_flatten, tree_unflatten
+from .staging import stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
 from .vmap import vmap_jaxpr, vmap_rules
 
@@ -30,20 +30,21 @@ jit_p = primitive("jit", multiple_results=True)
 
 def jit(fun, static_argnums=()):
     """Compile `fun`; it is traced once per distinct argument type (see `_cache_size`)."""
-    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    static = argnums_tuple(static_argnums)
     cache, stats = {}, {"traces": 0}
 
     @functools.wraps(fun)
     def jitted(*args):
         check_call(fun, args)
-        nums = {i % len(args) for i in static} if args else set()
-        dynamic = tuple(a for i, a in enumerate(args) if i not in nums)
-        statics = tuple((i, args[i]) for i in sorted(nums))
-        flat, tree = tree_flatten(dynamic)
+        dynamic = dynamic_positions(args, static)
+        flat, tree = tree_flatten(tuple(args[i] for i in dynamic))
+        statics = tuple((i, a) for i, a in enumerate(args) if i not in dynamic)
         key = (tree, tuple(map(aval_of, flat)), statics)
         hit = cache.get(key)
         if hit is None:
-            hit, captured = _trace(fun, args, nums, tree, key[1])
+            jaxpr, captured, out_tree = stage_tree_fun(partial_args(fun, args, dynamic), tree,
+                                                       key[1], "jit")
+            hit = jaxpr, out_tree
             stats["traces"] += 1
             if not captured:
                 cache[key] = hit
@@ -56,20 +57,6 @@ def jit(fun, static_argnums=()):
     jitted._cache_size = lambda: len(cache)
     jitted._trace_count = lambda: stats["traces"]
     return jitted
-
-
-def _trace(fun, args, static_nums, tree, avals):
-    out_tree = []
-
-    def flat_fun(*xs):
-        it = iter(tree_unflatten(tree, xs))
-        full = [args[i] if i in static_nums else next(it) for i in range(len(args))]
-        outs, t = tree_flatten(fun(*full))
-        out_tree.append(t)
-        return outs
-
-    jaxpr, captured = stage(flat_fun, avals, "jit")
-    return (jaxpr, out_tree[0]), captured
 
 
 # ----------------------------------------------------------------------------- jit_p rules

@@ -21,7 +21,7 @@ from . import numpy as jnp
 from . import primitives as P
 from .core import Interpreter, Tracer, aval_of, bind, check_alive, check_call, concrete, using
 from .ir import eval_jaxpr, memoized
-from .pytree import tree_flatten, tree_unflatten
+from .pytree import flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
 
 jvp_rules = {}
@@ -91,16 +91,10 @@ def jvp(fun, primals, tangents):
             raise core.ShapeError(f"jvp: a primal of type {aval_of(p)} got a tangent of type "
                                   f"{aval_of(t)}")
     check_call(fun, primals)
-    out_tree = []
-
-    def flat_fun(*args):
-        out, tree_out = tree_flatten(fun(*tree_unflatten(tree, args)))
-        out_tree.append(tree_out)
-        return out
-
+    flat_fun, out_tree = flatten_fun(fun, tree)
     outs, outs_t = jvp_flat(flat_fun, flat_p, flat_t)
     outs_t = [instantiate(t, p) for p, t in zip(outs, outs_t)]
-    return tree_unflatten(out_tree[0], outs), tree_unflatten(out_tree[0], outs_t)
+    return tree_unflatten(out_tree(), outs), tree_unflatten(out_tree(), outs_t)
 
 
 def instantiate(t, like):

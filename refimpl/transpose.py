@@ -22,7 +22,7 @@ from . import primitives as P
 from .core import ShapeError, aval_of, bind, check_call, user_location
 from .ir import Literal, Var, memoized
 from .linearize import linearize_flat
-from .pytree import tree_flatten, tree_unflatten
+from .pytree import argnums_tuple, flatten_fun, partial_args, tree_flatten, tree_unflatten
 from .staging import stage_closed
 
 transpose_rules = {}
@@ -110,19 +110,13 @@ def vjp(fun, *primals):
     """`(fun(*primals), vjp_fun)`; `vjp_fun(ct)` returns one cotangent per primal."""
     check_call(fun, primals)
     flat, in_tree = tree_flatten(primals)
-    out_tree = []
-
-    def flat_fun(*args):
-        out, tree = tree_flatten(fun(*tree_unflatten(in_tree, args)))
-        out_tree.append(tree)
-        return out
-
+    flat_fun, out_tree = flatten_fun(fun, in_tree)
     outs, jaxpr, residuals = linearize_flat(flat_fun, flat)
     n_res = len(residuals)
 
     def vjp_fun(ct):
         cts, tree = tree_flatten(ct)
-        if tree != out_tree[0] or any(aval_of(c).shape != aval_of(o).shape
+        if tree != out_tree() or any(aval_of(c).shape != aval_of(o).shape
                                       for c, o in zip(cts, outs)):
             raise ShapeError(f"vjp: the cotangent's structure or shapes do not match the output "
                              f"({[str(aval_of(o)) for o in outs]})")
@@ -133,26 +127,19 @@ def vjp(fun, *primals):
         cts_in = [ops.zeros(aval_of(p)) if c is None else c for c, p in zip(cts_in, flat)]
         return tree_unflatten(in_tree, cts_in)
 
-    return tree_unflatten(out_tree[0], outs), vjp_fun
+    return tree_unflatten(out_tree(), outs), vjp_fun
 
 
 def grad(fun, argnums=0):
     """The gradient of a scalar-valued `fun` with respect to the `argnums` arguments."""
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    nums = argnums_tuple(argnums)
 
     def grad_fun(*args):
         if any(not -len(args) <= i < len(args) for i in nums):
             raise TypeError(f"grad: argnums={argnums} but the function was called with "
                             f"{len(args)} argument(s)\n  at {user_location()}")
         check_call(fun, args)
-
-        def partial_fun(*diff):
-            full = list(args)
-            for i, d in zip(nums, diff):
-                full[i] = d
-            return fun(*full)
-
-        out, vjp_fun = vjp(partial_fun, *[args[i] for i in nums])
+        out, vjp_fun = vjp(partial_args(fun, args, nums), *[args[i] for i in nums])
         if not hasattr(out, "shape") and not isinstance(out, float) or aval_of(out).shape != ():
             raise TypeError(f"grad requires a function with a scalar output, but it returned "
                             f"{_describe(out)}\n  at {user_location()}")

@@ -20,7 +20,7 @@ from . import core as C
 from . import primitives as P
 from .core import ConcretizationError, Interpreter, ShapedArray, Tracer, aval_of, bind, using
 from .ir import eval_jaxpr, memoized
-from .pytree import broadcast_prefix, tree_flatten, tree_unflatten
+from .pytree import broadcast_prefix, flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
 
 vmap_rules = {}
@@ -91,20 +91,14 @@ def vmap(fun, in_axes=0, out_axes=0):
         axes = broadcast_prefix(in_axes, tree)
         axes = [None if a is None else _norm_axis(a, v) for a, v in zip(axes, flat)]
         size = _axis_size(flat, axes)
-        out_tree = []
-
-        def flat_fun(*xs):
-            out, t = tree_flatten(fun(*tree_unflatten(tree, xs)))
-            out_tree.append(t)
-            return out
-
+        flat_fun, out_tree = flatten_fun(fun, tree)
         outs, dims = vmap_flat(flat_fun, size, flat, axes)
-        o_axes = broadcast_prefix(out_axes, out_tree[0], "out_axes")
+        o_axes = broadcast_prefix(out_axes, out_tree(), "out_axes")
         # An output's result rank is its unbatched rank + 1; `o` already has
         # the batch axis where `d` is not None.
         outs = [_move_out(o, d, None if a is None else _norm_axis(a, o, int(d is None)), size)
                 for o, d, a in zip(outs, dims, o_axes)]
-        return tree_unflatten(out_tree[0], outs)
+        return tree_unflatten(out_tree(), outs)
     return batched
 
 
