@@ -38,6 +38,29 @@ def _type_error(msg):
     return TypeError(f"{msg}\n  at {core.user_location()}")
 
 
+def _batching(size):
+    """`vmap_jaxpr` at batch size `size`, called like `jvp_jaxpr` and `partial_eval_jaxpr`."""
+    return lambda jaxpr, batched, instantiate: vmap_jaxpr(jaxpr, size, batched, instantiate)
+
+
+def carry_fixpoint(step, carry):
+    """The mask of loop carries that carry a tangent, a batch axis or an unknown.
+
+    `step(carry)` transforms the loop body with `carry` marked on the way in and
+    returns `(out, result)`, `out` marking the body's carry outputs.  An output
+    carry is the next iteration's input, so it must be marked on the way in
+    too; marks only grow, so one round per carry, plus one to confirm, reaches
+    the fixpoint.  Returns `(carry, result)` of the last round.
+    """
+    carry = tuple(carry)
+    for _ in range(len(carry) + 1):
+        out, result = step(carry)
+        if tuple(out) == carry:
+            break
+        carry = tuple(a or b for a, b in zip(carry, out))
+    return carry, result
+
+
 # ----------------------------------------------------------------------------- cond
 
 def cond(pred, true_fun, false_fun, *operands):
@@ -85,10 +108,17 @@ cond_p.impl = lambda pred, *operands, branches: compiled(branches[int(pred)])(*o
 cond_p.cost = lambda eqn: max(map(jaxpr_cost, eqn.params["branches"]))
 
 
+def _branches_out_mask(transform, branches, in_mask):
+    """The outputs that `transform` (jvp_jaxpr, vmap_jaxpr, partial_eval_jaxpr)
+    marks in any branch: a cond's output is whichever branch ran."""
+    n = len(branches[0].outvars)
+    return tuple(map(any, zip(*[transform(b, in_mask, (False,) * n)[-1] for b in branches])))
+
+
 def _cond_jvp(primals, tangents, *, branches):
     nz = tuple(t is not None for t in tangents[1:])
     n = len(branches[0].outvars)
-    out_nz = tuple(map(any, zip(*[jvp_jaxpr(b, nz, (False,) * n)[1] for b in branches])))
+    out_nz = _branches_out_mask(jvp_jaxpr, branches, nz)
     new = tuple(jvp_jaxpr(b, nz, out_nz)[0] for b in branches)
     outs = bind(cond_p, *primals, *[t for t in tangents[1:] if t is not None], branches=new)
     return outs[:n], merge(out_nz, [None] * n, outs[n:])
@@ -107,8 +137,7 @@ def _cond_vmap(size, vals, dims, *, branches):
         pred = ops.moveaxis(pred, pdim, 0)
         return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(f), (0,)), f, t)
                 for f, t in zip(*outs)], [0] * n
-    out_b = tuple(map(any, zip(*[vmap_jaxpr(b, size, batched, (False,) * n)[1]
-                                 for b in branches])))
+    out_b = _branches_out_mask(_batching(size), branches, batched)
     new = tuple(vmap_jaxpr(b, size, batched, out_b)[0] for b in branches)
     return bind(cond_p, pred, *operands, branches=new), [0 if b else None for b in out_b]
 
@@ -132,10 +161,9 @@ def _cond_partial_eval(lin, args, *, branches):
     if lin.owns(pred):
         raise _type_error("lax.cond: the predicate depends on a tangent value")
     uk = tuple(map(lin.owns, operands))
-    out_uk = tuple(map(any, zip(*[partial_eval_jaxpr(b, uk, (False,) * n)[2]
-                                  for b in branches])))
+    out_uk = _branches_out_mask(partial_eval_jaxpr, branches, uk)
     splits = [partial_eval_jaxpr(b, uk, out_uk) for b in branches]
-    res_avals = [k.out_avals[len(k.outvars) - r:] for k, _, _, r in splits]
+    res_avals = [k.out_avals[len(k.outvars) - r:] for k, _, r, _ in splits]
     known = tuple(_pad_residuals(k, res_avals, i) for i, (k, _, _, _) in enumerate(splits))
     unknown = tuple(_pick_residuals(u, res_avals, i) for i, (_, u, _, _) in enumerate(splits))
     with using(lin.prev):
@@ -276,16 +304,25 @@ def _regroup(jaxpr, in_nz, in_sizes, out_nz, out_sizes):
                            [jaxpr.outvars[i] for i in order_out]))
 
 
-def _scan_jvp(primals, tangents, *, jaxpr, length, num_consts, num_carry, reverse):
-    nz = [t is not None for t in tangents]
-    carry_nz = nz[num_consts:num_consts + num_carry]
+def _scan_fixpoint(transform, jaxpr, in_mask, num_consts, num_carry):
+    """`transform` (jvp_jaxpr, vmap_jaxpr, partial_eval_jaxpr) of a scan body at
+    the carry fixpoint, its carry outputs marked where its carry inputs are.
+    Returns `(in_mask, result)`, `in_mask` grown by the carries that had to join."""
+    consts, carry, xs = _scan_split(tuple(in_mask), num_consts, num_carry)
     n_ys = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        in_nz = tuple(nz[:num_consts] + carry_nz + nz[num_consts + num_carry:])
-        new, out_nz = jvp_jaxpr(jaxpr, in_nz, tuple(carry_nz) + (False,) * n_ys)
-        if list(out_nz[:num_carry]) == carry_nz:
-            break
-        carry_nz = [a or b for a, b in zip(carry_nz, out_nz)]
+
+    def step(carry):
+        result = transform(jaxpr, consts + carry + xs, carry + (False,) * n_ys)
+        return result[-1][:num_carry], result
+
+    carry, result = carry_fixpoint(step, carry)
+    return consts + carry + xs, result
+
+
+def _scan_jvp(primals, tangents, *, jaxpr, length, num_consts, num_carry, reverse):
+    in_nz, (new, out_nz) = _scan_fixpoint(jvp_jaxpr, jaxpr, [t is not None for t in tangents],
+                                          num_consts, num_carry)
+    carry_nz, n_ys = in_nz[num_consts:num_consts + num_carry], len(jaxpr.outvars) - num_carry
     tangents = [instantiate(t, p) if z else t for p, t, z in zip(primals, tangents, in_nz)]
     sizes = (num_consts, num_carry, len(primals) - num_consts - num_carry)
     body = _regroup(new, in_nz, sizes, out_nz, (num_carry, n_ys))
@@ -306,15 +343,8 @@ jvp_rules[scan_p] = _scan_jvp
 
 
 def _scan_vmap(size, vals, dims, *, jaxpr, length, num_consts, num_carry, reverse):
-    b = [d is not None for d in dims]
-    carry_b = b[num_consts:num_consts + num_carry]
-    n_ys = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        in_b = tuple(b[:num_consts] + carry_b + b[num_consts + num_carry:])
-        new, out_b = vmap_jaxpr(jaxpr, size, in_b, tuple(carry_b) + (False,) * n_ys)
-        if list(out_b[:num_carry]) == carry_b:
-            break
-        carry_b = [x or y for x, y in zip(carry_b, out_b)]
+    in_b, (new, out_b) = _scan_fixpoint(_batching(size), jaxpr,
+                                        [d is not None for d in dims], num_consts, num_carry)
     n_front = num_consts + num_carry
     vals = [(to_front(v, d, size) if i < n_front else ops.moveaxis(v, d, 1)) if z else v
             for i, (v, d, z) in enumerate(zip(vals, dims, in_b))]
@@ -327,17 +357,9 @@ vmap_rules[scan_p] = _scan_vmap
 
 
 def _scan_partial_eval(lin, args, *, jaxpr, length, num_consts, num_carry, reverse):
-    uk = list(map(lin.owns, args))
-    carry_uk = uk[num_consts:num_consts + num_carry]
-    n_ys = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        in_uk = tuple(uk[:num_consts] + carry_uk + uk[num_consts + num_carry:])
-        known, unknown, out_uk, n_res = partial_eval_jaxpr(
-            jaxpr, in_uk, tuple(carry_uk) + (False,) * n_ys)
-        if list(out_uk[:num_carry]) == carry_uk:
-            break
-        carry_uk = [x or y for x, y in zip(carry_uk, out_uk)]
-    consts_uk, _, xs_uk = _scan_split(list(in_uk), num_consts, num_carry)
+    in_uk, (known, unknown, n_res, out_uk) = _scan_fixpoint(
+        partial_eval_jaxpr, jaxpr, list(map(lin.owns, args)), num_consts, num_carry)
+    consts_uk, carry_uk, xs_uk = _scan_split(in_uk, num_consts, num_carry)
     n_uc, n_ucar, n_ux = sum(consts_uk), sum(carry_uk), sum(xs_uk)
     order = list(range(n_res, n_res + n_uc + n_ucar)) + list(range(n_res)) + list(
         range(n_res + n_uc + n_ucar, n_res + n_uc + n_ucar + n_ux))
@@ -455,12 +477,13 @@ def _ignore_extra(jaxpr, extra_avals):
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     cc, bc, carry = _while_split(list(primals), cond_nconsts, body_nconsts)
     _, bc_t, carry_t = _while_split(list(tangents), cond_nconsts, body_nconsts)
-    bc_nz, carry_nz = [t is not None for t in bc_t], [t is not None for t in carry_t]
-    for _ in range(len(carry) + 1):
-        new, out_nz = jvp_jaxpr(body_jaxpr, tuple(bc_nz + carry_nz), tuple(carry_nz))
-        if list(out_nz) == carry_nz:
-            break
-        carry_nz = [a or b for a, b in zip(carry_nz, out_nz)]
+    bc_nz = tuple(t is not None for t in bc_t)
+
+    def step(carry_nz):
+        new, out_nz = jvp_jaxpr(body_jaxpr, bc_nz + carry_nz, carry_nz)
+        return out_nz, (new, out_nz)
+
+    carry_nz, (new, out_nz) = carry_fixpoint(step, [t is not None for t in carry_t])
     carry_t = [instantiate(t, p) if z else None for p, t, z in zip(carry, carry_t, carry_nz)]
     body = _regroup(new, bc_nz + carry_nz, (len(bc), len(carry)), out_nz, (len(carry),))
     cond = _ignore_extra(cond_jaxpr, [aval_of(t) for t in carry_t if t is not None])
@@ -477,20 +500,22 @@ jvp_rules[while_p] = _while_jvp
 def _while_vmap(size, vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     cc, bc, carry = _while_split(vals, cond_nconsts, body_nconsts)
-    cc_b, bc_b, carry_b = _while_split([d is not None for d in dims], cond_nconsts,
+    cc_b, bc_b, carry_b = _while_split(tuple(d is not None for d in dims), cond_nconsts,
                                        body_nconsts)
-    for _ in range(len(carry) + 1):
-        _, pred_b = vmap_jaxpr(cond_jaxpr, size, tuple(cc_b + carry_b), (False,))
-        carry_b = [True] * len(carry) if pred_b[0] else carry_b
-        body_v, out_b = vmap_jaxpr(body_jaxpr, size, tuple(bc_b + carry_b), tuple(carry_b))
-        if list(out_b) == carry_b:
-            break
-        carry_b = [a or b for a, b in zip(carry_b, out_b)]
-    cond_v, _ = vmap_jaxpr(cond_jaxpr, size, tuple(cc_b + carry_b), (False,))
+
+    def step(carry_b):
+        """A batched predicate batches every carry (examples finish at different times)."""
+        _, (pred_b,) = vmap_jaxpr(cond_jaxpr, size, cc_b + carry_b, (False,))
+        carry_b = (True,) * len(carry_b) if pred_b else carry_b
+        body_v, out_b = vmap_jaxpr(body_jaxpr, size, bc_b + carry_b, carry_b)
+        return out_b, (body_v, pred_b)
+
+    carry_b, (body_v, pred_batched) = carry_fixpoint(step, carry_b)
+    cond_v, _ = vmap_jaxpr(cond_jaxpr, size, cc_b + carry_b, (False,))
     carry = [to_front(c, None, size) if b and db is None else c
              for c, b, db in zip(carry, carry_b, _while_split(dims, cond_nconsts,
                                                               body_nconsts)[2])]
-    if pred_b[0]:
+    if pred_batched:
         cond_v, body_v = _masked_loop(cond_v, body_v, len(cc), len(bc))
         bc = cc + bc
     outs = bind(while_p, *cc, *bc, *carry, cond_jaxpr=cond_v, body_jaxpr=body_v,

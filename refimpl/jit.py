@@ -109,7 +109,7 @@ transpose_rules[jit_p] = _jit_transpose
 
 def _jit_partial_eval(lin, args, *, jaxpr, name):
     unknowns = tuple(map(lin.owns, args))
-    known, unknown, out_uk, num_res = partial_eval_jaxpr(jaxpr, unknowns,
+    known, unknown, num_res, out_uk = partial_eval_jaxpr(jaxpr, unknowns,
                                                          (False,) * len(jaxpr.outvars))
     with using(lin.prev):
         outs = bind(jit_p, *[a for a, u in zip(args, unknowns) if not u], jaxpr=known, name=name)

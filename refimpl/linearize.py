@@ -67,10 +67,12 @@ def linearize_flat(fun, primals):
 def partial_eval_jaxpr(jaxpr, unknowns, instantiate):
     """Split a closed program by which inputs are unknown.
 
-    Returns `(known, unknown, out_unknowns, num_res)`: `known` maps the known
+    Returns `(known, unknown, num_res, out_unknowns)`: `known` maps the known
     inputs to the known outputs followed by `num_res` residuals; `unknown` maps
     the residuals followed by the unknown inputs to the unknown outputs.
     Outputs flagged in `instantiate` are made unknown even if they are known.
+    The output mask comes last, as from `jvp_jaxpr` and `vmap_jaxpr`, so loop
+    and branch rules treat the three alike.
     """
     out = {}
 
@@ -91,7 +93,7 @@ def partial_eval_jaxpr(jaxpr, unknowns, instantiate):
         return [o for o in outs if not lin.owns(o)] + residuals
 
     known = stage_closed(known_fun, [a for a, uk in zip(jaxpr.in_avals, unknowns) if not uk])
-    return known, out["unknown"], out["uk"], out["num_res"]
+    return known, out["unknown"], out["num_res"], out["uk"]
 
 
 def reorder_invars(jaxpr, order):
