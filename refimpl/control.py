@@ -31,7 +31,8 @@ from .vmap import to_front, vmap_jaxpr, vmap_rules
 
 cond_p = primitive("cond", multiple_results=True)
 scan_p = primitive("scan", multiple_results=True)
-while_p = primitive("while", multiple_results=True)
+# Reverse mode refuses while (see above), so no tangent reaches a transpose rule.
+while_p = primitive("while", multiple_results=True, transposable=False)
 
 
 def _type_error(msg):

@@ -119,11 +119,17 @@ class UnexpectedTracerError(ValueError):
 class Primitive:
     """A primitive operation.  Its NumPy `impl`, `shape_rule`, `cost` and the
     `source` template that jit compiles it to live here; the rules of each
-    transformation live in that transformation's own table."""
+    transformation live in that transformation's own table.
 
-    def __init__(self, name, multiple_results=False):
+    `transposable` is False for a primitive that never applies to a tangent,
+    so reverse mode needs no transpose rule for it: a nonlinear one (its JVP
+    rule builds the tangent from other primitives) or one reverse mode refuses.
+    """
+
+    def __init__(self, name, multiple_results=False, transposable=True):
         self.name = name
         self.multiple_results = multiple_results
+        self.transposable = transposable
         self.impl = self.shape_rule = self.cost = self.source = None
 
     def __repr__(self):
@@ -135,8 +141,8 @@ class Primitive:
 PRIMITIVES = []  # the closed list of primitives, in definition order
 
 
-def primitive(name, multiple_results=False):
-    prim = Primitive(name, multiple_results)
+def primitive(name, multiple_results=False, transposable=True):
+    prim = Primitive(name, multiple_results, transposable)
     PRIMITIVES.append(prim)
     return prim
 
