@@ -258,6 +258,56 @@ class Tracer:
     __hash__ = object.__hash__
 
 
+class PairInterpreter(Interpreter):
+    """An interpreter whose tracers pair a value with one more part: JVP's
+    tangent, vmap's batch axis.  A part of `None` (a symbolic zero tangent, an
+    unbatched value) needs no tracer, and an operation none of whose operands
+    has a part runs unchanged in `prev`; the others go to the rule in `rules`.
+    Subclasses set `tracer` (built as `tracer(interp, value, part)`, with a
+    `parts()` method), `rules`, `kind` (for the missing-rule error) and
+    `apply_rule`.
+    """
+
+    tracer, rules, kind = None, None, None
+
+    def __init__(self, prev):
+        self.prev = prev
+
+    def lift(self, x):
+        """`(value, part)` of `x`; values of other interpreters are constants here."""
+        if isinstance(x, self.tracer) and x.interp is self:
+            return x.parts()
+        if isinstance(x, Tracer):
+            check_alive(x)
+        return x, None
+
+    def wrap(self, value, part):
+        return value if part is None else self.tracer(self, value, part)
+
+    def process(self, prim, args, params):
+        values, parts = zip(*map(self.lift, args)) if args else ((), ())
+        with using(self.prev):
+            if all(p is None for p in parts):
+                return bind(prim, *values, **params)
+            rule = self.rules.get(prim)
+            if rule is None:
+                raise NotImplementedError(f"no {self.kind} rule for {prim.name}")
+            out, out_part = self.apply_rule(rule, values, parts, params)
+        if prim.multiple_results:
+            return [self.wrap(v, p) for v, p in zip(out, out_part)]
+        return self.wrap(out, out_part)
+
+    def run(self, fun, values, parts):
+        """Run a flat function on `values` paired with `parts`; returns the
+        outputs and their parts.  The interpreter dies when `fun` returns."""
+        try:
+            with using(self):
+                outs = fun(*map(self.wrap, values, parts))
+            return tuple(zip(*map(self.lift, outs))) or ((), ())
+        finally:
+            self.alive = False
+
+
 def concrete(x):
     """A concrete value for `x`, looking through tracers that carry one."""
     return x.concrete() if isinstance(x, Tracer) else x

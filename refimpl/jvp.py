@@ -19,7 +19,7 @@ import numpy as np
 from . import core, ops
 from . import numpy as jnp
 from . import primitives as P
-from .core import Interpreter, Tracer, aval_of, bind, check_alive, check_call, concrete, using
+from .core import PairInterpreter, Tracer, aval_of, bind, check_call, concrete
 from .ir import eval_jaxpr, memoized
 from .pytree import flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
@@ -38,44 +38,20 @@ class JVPTracer(Tracer):
     def concrete(self):
         return concrete(self.primal)
 
+    def parts(self):
+        return self.primal, self.tangent
 
-class JVPInterpreter(Interpreter):
-    def __init__(self, prev):
-        self.prev = prev
 
-    def lift(self, x):
-        if isinstance(x, JVPTracer) and x.interp is self:
-            return x.primal, x.tangent
-        if isinstance(x, Tracer):
-            check_alive(x)
-        return x, None
+class JVPInterpreter(PairInterpreter):
+    tracer, rules, kind = JVPTracer, jvp_rules, "jvp"
 
-    def wrap(self, primal, tangent):
-        return primal if tangent is None else JVPTracer(self, primal, tangent)
-
-    def process(self, prim, args, params):
-        primals, tangents = zip(*map(self.lift, args)) if args else ((), ())
-        with using(self.prev):
-            if all(t is None for t in tangents):
-                return bind(prim, *primals, **params)
-            rule = jvp_rules.get(prim)
-            if rule is None:
-                raise NotImplementedError(f"no jvp rule for {prim.name}")
-            out, out_t = rule(primals, tangents, **params)
-        if prim.multiple_results:
-            return [self.wrap(p, t) for p, t in zip(out, out_t)]
-        return self.wrap(out, out_t)
+    def apply_rule(self, rule, primals, tangents, params):
+        return rule(primals, tangents, **params)
 
 
 def jvp_flat(fun, primals, tangents):
     """JVP of a flat function; output tangents of None are symbolic zeros."""
-    interp = JVPInterpreter(core.current)
-    try:
-        with using(interp):
-            outs = fun(*[interp.wrap(p, t) for p, t in zip(primals, tangents)])
-        return tuple(zip(*map(interp.lift, outs))) or ((), ())
-    finally:
-        interp.alive = False
+    return JVPInterpreter(core.current).run(fun, primals, tangents)
 
 
 def jvp(fun, primals, tangents):

@@ -48,18 +48,15 @@ def linearize_flat(fun, primals):
     """`(primal outs, linear program, residuals)`; the program's inputs are
     the residuals then one tangent per primal, its outputs the out tangents."""
     lin = PartialStaging(core.current)
-    jvp_interp = JVPInterpreter(lin)
     tangents = [lin.new_arg(core.aval_of(p)) for p in primals]
     try:
-        with using(jvp_interp):
-            outs = fun(*[jvp_interp.wrap(p, t) for p, t in zip(primals, tangents)])
-        outs, outs_t = zip(*map(jvp_interp.lift, outs)) if outs else ((), ())
+        outs, outs_t = JVPInterpreter(lin).run(fun, primals, tangents)
         with using(lin):
             outs_t = [lin.to_unknown(ops.zeros(core.aval_of(p)) if t is None else t)
                       for p, t in zip(outs, outs_t)]
         jaxpr, residuals = lin.build(tangents, outs_t)
     finally:
-        jvp_interp.alive = lin.alive = False
+        lin.alive = False
     return list(outs), jaxpr, residuals
 
 

@@ -187,6 +187,12 @@ def concatenate(arrays, axis=0):
     return ops.concatenate(arrays, axis)
 
 
+def _promoted_pair(a, b):
+    """The operands of a product, promoted to one dtype, and their types."""
+    a, b = _promote([a, b])
+    return a, b, aval_of(a), aval_of(b)
+
+
 def _contract_check(name, a, b, i, j):
     if a.shape[i] != b.shape[j]:
         raise ShapeError(f"{name}: shapes {a.shape} and {b.shape} do not align "
@@ -196,8 +202,7 @@ def _contract_check(name, a, b, i, j):
 def matmul(a, b):
     if _eager():
         return _numpy("matmul", _np.matmul, a, b)
-    a, b = _promote([a, b])
-    sa, sb = aval_of(a), aval_of(b)
+    a, b, sa, sb = _promoted_pair(a, b)
     if sa.ndim == 0 or sb.ndim == 0:
         raise ShapeError(f"matmul: operands must not be scalars, got {sa} and {sb}")
     if sa.ndim == 1 or sb.ndim == 1:
@@ -219,8 +224,7 @@ def _matvec(a, b, sa, sb):
 def dot(a, b):
     if _eager():
         return _numpy("dot", _np.dot, a, b)
-    a, b = _promote([a, b])
-    sa, sb = aval_of(a), aval_of(b)
+    a, b, sa, sb = _promoted_pair(a, b)
     if sa.ndim == 0 or sb.ndim == 0:
         return multiply(a, b)
     j = builtins.max(sb.ndim - 2, 0)

@@ -28,16 +28,11 @@ from .staging import stage_closed
 transpose_rules = {}
 
 
-class UndefinedPrimal:
-    """Stands for a linear operand in a transpose rule: only its type is known."""
+class UndefinedPrimal(Var):
+    """Stands for a linear operand in a transpose rule: like a variable of the
+    program, only its type is known."""
 
-    __slots__ = ("aval",)
-
-    def __init__(self, aval):
-        self.aval = aval
-
-    shape = property(lambda self: self.aval.shape)
-    ndim = property(lambda self: self.aval.ndim)
+    __slots__ = ()
 
 
 def is_linear(x):

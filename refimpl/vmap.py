@@ -16,9 +16,8 @@ from functools import partial
 import numpy as np
 
 from . import core, ops
-from . import core as C
 from . import primitives as P
-from .core import ConcretizationError, Interpreter, ShapedArray, Tracer, aval_of, bind, using
+from .core import ConcretizationError, PairInterpreter, ShapedArray, Tracer, aval_of, bind
 from .ir import eval_jaxpr, memoized
 from .pytree import broadcast_prefix, flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
@@ -43,50 +42,30 @@ class BatchTracer(Tracer):
             f"one concrete value (an `if`, bool(), float(), ...); it has a different value per "
             f"example. Use numpy.where or lax.cond, which vmap can batch.")
 
+    def parts(self):
+        return self.val, self.bdim
 
-class BatchInterpreter(Interpreter):
+
+class BatchInterpreter(PairInterpreter):
+    tracer, rules, kind = BatchTracer, vmap_rules, "vmap"
+
     def __init__(self, prev, axis_size):
-        self.prev, self.axis_size = prev, axis_size
+        super().__init__(prev)
+        self.axis_size = axis_size
 
-    def lift(self, x):
-        if isinstance(x, BatchTracer) and x.interp is self:
-            return x.val, x.bdim
-        if isinstance(x, Tracer):
-            C.check_alive(x)
-        return x, None
-
-    def wrap(self, val, bdim):
-        return val if bdim is None else BatchTracer(self, val, bdim)
-
-    def process(self, prim, args, params):
-        vals, dims = zip(*map(self.lift, args)) if args else ((), ())
-        with using(self.prev):
-            if all(d is None for d in dims):
-                return bind(prim, *vals, **params)
-            rule = vmap_rules.get(prim)
-            if rule is None:
-                raise NotImplementedError(f"no vmap rule for {prim.name}")
-            out, out_dim = rule(self.axis_size, vals, dims, **params)
-        if prim.multiple_results:
-            return [self.wrap(v, d) for v, d in zip(out, out_dim)]
-        return self.wrap(out, out_dim)
+    def apply_rule(self, rule, vals, dims, params):
+        return rule(self.axis_size, vals, dims, **params)
 
 
 def vmap_flat(fun, size, vals, dims):
     """Batch a flat function; returns the outputs and their batch dims."""
-    interp = BatchInterpreter(core.current, size)
-    try:
-        with using(interp):
-            outs = fun(*[interp.wrap(v, d) for v, d in zip(vals, dims)])
-        return tuple(zip(*map(interp.lift, outs))) or ((), ())
-    finally:
-        interp.alive = False
+    return BatchInterpreter(core.current, size).run(fun, vals, dims)
 
 
 def vmap(fun, in_axes=0, out_axes=0):
     """Map `fun` over an axis of its inputs, as one batched computation."""
     def batched(*args):
-        C.check_call(fun, args)
+        core.check_call(fun, args)
         flat, tree = tree_flatten(args)
         axes = broadcast_prefix(in_axes, tree)
         axes = [None if a is None else _norm_axis(a, v) for a, v in zip(axes, flat)]
