@@ -1,9 +1,28 @@
 """refimpl: the reference implementation of jaxcheck, a compact mini-JAX.
 
 The SUT surface (see SUT_API.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
-`make_jaxpr`, and the `numpy` and `lax` namespaces.  Read in this order:
-`core` (primitives, interpreters, bind), `primitives`, `ir`, `staging`,
-`jvp`, `linearize` + `transpose` (reverse mode), `vmap`, `jit`, `control`.
+`make_jaxpr`, and the `numpy` and `lax` namespaces.  Each module imports only
+the ones above it in this list, which is also the order to read them in:
+
+- `core`: abstract values, `Primitive`, tracers, interpreters, `bind` (which
+  hands every op to the current interpreter), and the errors users see.
+- `pytree`: flattening nested arguments and results; `flatten_fun` and the
+  argnums helpers every transformation uses on the user's function.
+- `primitives`: the first-order primitives, each with its shape rule, NumPy
+  impl, compile template, cost and whether it needs a transpose rule.
+- `ops`: one-line wrappers that bind each primitive, used by every rule.
+- `numpy`: the user's NumPy namespace (promotion and broadcasting made
+  explicit), and Python's operators on tracers.
+- `ir`: the typed program (jaxpr): typecheck, simplify, evaluate, print.
+- `staging`: trace a Python function to a closed program; `make_jaxpr`.
+- `jvp`: forward mode, its interpreter and `jvp_rules`.
+- `linearize`: partial evaluation, the first half of reverse mode.
+- `transpose`: the backward pass and `transpose_rules`; `vjp` and `grad`.
+- `vmap`: the batching interpreter and `vmap_rules`.
+- `compiler`: a program compiled to one Python function of NumPy calls.
+- `jit`: the `jit` primitive, its cache and its rules.
+- `control`: `cond`, `scan`, `fori_loop`, `while_loop` and their rules.
+- `lax`: the user's `lax` namespace, a facade over `ops` and `control`.
 """
 from . import lax, numpy
 from .core import ConcretizationError, ShapeError, UnexpectedTracerError

@@ -6,8 +6,8 @@ argument structure, types and static argument values, and binds the
 higher-order primitive `jit` with the program as a param.  jit is lazy: under
 another transformation the `jit` equation is transformed like any other (its
 rules below transform the program), and compilation happens only when the
-primitive is finally evaluated.  Compiling writes one line of NumPy per
-equation and `exec`s it; the compiled function is cached on the program.
+primitive is finally evaluated, by `compiler.compiled` (one line of NumPy
+per equation, cached on the program).
 Functions that capture tracers of an enclosing transformation are closure
 converted (the captured values become explicit operands) and not cached.
 Tests: tests/refimpl/test_refimpl_transforms.py (caching, laziness, closures).
