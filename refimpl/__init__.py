@@ -1,17 +1,35 @@
 """refimpl: the reference implementation of jaxcheck, a compact mini-JAX.
 
 The SUT surface (see SUT_API.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
-`make_jaxpr`, and the `numpy` and `lax` namespaces.  Read in this order:
-`core` (primitives, interpreters, bind), `primitives`, `ir`, `staging`,
-`jvp`, `linearize` + `transpose` (reverse mode), `vmap`, `jit`, `control`.
+`make_jaxpr`, and the `numpy` and `lax` namespaces.  Each module imports only
+the ones above it in this list, which is also the order to read them in:
+
+- `core`: abstract values, `Primitive`, tracers, interpreters, `bind` (which
+  hands every op to the current interpreter), and the errors users see.
+- `pytree`: flattening nested arguments and results; `flatten_fun` and the
+  argnums helpers every transformation uses on the user's function.
+- `primitives`: the first-order primitives, each with its shape rule, NumPy
+  impl, compile template, cost and whether it needs a transpose rule.
+- `ops`: one-line wrappers that bind each primitive, used by every rule.
+- `numpy`: the user's NumPy namespace (promotion and broadcasting made
+  explicit), and Python's operators on tracers.
+- `ir`: the typed program (jaxpr): typecheck, simplify, evaluate, print.
+- `staging`: trace a Python function to a closed program; `make_jaxpr`.
+- `jvp`: forward mode, its interpreter and `jvp_rules`.
+- `linearize`: partial evaluation, the first half of reverse mode.
+- `transpose`: the backward pass and `transpose_rules`; `vjp` and `grad`.
+- `vmap`: the batching interpreter and `vmap_rules`.
+- `compiler`: a program compiled to one Python function of NumPy calls.
+- `jit`: the `jit` primitive, its cache and its rules.
+- `control`: `cond`, `scan`, `fori_loop`, `while_loop` and their rules.
+- `lax`: the user's `lax` namespace, a facade over `ops` and `control`.
 """
 from . import lax, numpy
 from .core import ConcretizationError, ShapeError, UnexpectedTracerError
-from .ir import IRTypeError, Jaxpr, jaxpr_cost
+from .ir import IRTypeError, jaxpr_cost
 from .jit import jit
 from .jvp import jvp
-from .pytree import tree_flatten, tree_unflatten
-from .staging import stage
+from .staging import make_jaxpr
 from .transpose import grad, vjp
 from .vmap import vmap
 
@@ -23,23 +41,3 @@ __all__ = ["jvp", "vjp", "grad", "vmap", "jit", "make_jaxpr", "numpy", "lax",
            "ConcretizationError", "ShapeError", "UnexpectedTracerError", "IRTypeError",
            "jaxpr_cost"]
 
-
-def make_jaxpr(fun, static_argnums=()):
-    """`make_jaxpr(f)(*args)`: the typed program `f` stages to on `args`' types."""
-    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-
-    def traced(*args):
-        nums = {i % len(args) for i in static} if args else set()
-        flat, tree = tree_flatten(tuple(a for i, a in enumerate(args) if i not in nums))
-
-        def flat_fun(*xs):
-            it = iter(tree_unflatten(tree, xs))
-            full = [args[i] if i in nums else next(it) for i in range(len(args))]
-            return tree_flatten(fun(*full))[0]
-
-        from .core import aval_of
-        jaxpr, captured = stage(flat_fun, [aval_of(x) for x in flat], "make_jaxpr")
-        k = len(captured)
-        return Jaxpr(jaxpr.invars[k:], jaxpr.eqns, jaxpr.outvars, jaxpr.invars[:k], captured)
-
-    return traced

@@ -17,42 +17,49 @@ Tests: tests/refimpl/test_refimpl_control.py.
 """
 import numpy as np
 
-from . import core, lax
+from . import core, ops
 from . import numpy as jnp
+from .compiler import compiled
 from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
-from .ir import Jaxpr, eval_jaxpr, jaxpr_cost, typecheck
+from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
 from .pytree import tree_flatten, tree_unflatten
-from .staging import stage, stage_closed
+from .staging import stage_closed, stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
 from .vmap import to_front, vmap_jaxpr, vmap_rules
 
 cond_p = primitive("cond", multiple_results=True)
 scan_p = primitive("scan", multiple_results=True)
-while_p = primitive("while", multiple_results=True)
-
-
-def _compiled(jaxpr):
-    from .jit import compiled
-    return compiled(jaxpr)
-
-
-def _stage_fun(fun, in_tree, avals, what):
-    """Stage a user function of pytrees; returns (jaxpr, captured, out_tree)."""
-    out_tree = []
-
-    def flat_fun(*xs):
-        outs, t = tree_flatten(fun(*tree_unflatten(in_tree, xs)))
-        out_tree.append(t)
-        return outs
-
-    jaxpr, captured = stage(flat_fun, avals, what)
-    return jaxpr, captured, out_tree[0]
+# Reverse mode refuses while (see above), so no tangent reaches a transpose rule.
+while_p = primitive("while", multiple_results=True, transposable=False)
 
 
 def _type_error(msg):
     return TypeError(f"{msg}\n  at {core.user_location()}")
+
+
+def _batching(size):
+    """`vmap_jaxpr` at batch size `size`, called like `jvp_jaxpr` and `partial_eval_jaxpr`."""
+    return lambda jaxpr, batched, instantiate: vmap_jaxpr(jaxpr, size, batched, instantiate)
+
+
+def carry_fixpoint(step, carry):
+    """The mask of loop carries that carry a tangent, a batch axis or an unknown.
+
+    `step(carry)` transforms the loop body with `carry` marked on the way in and
+    returns `(out, result)`, `out` marking the body's carry outputs.  An output
+    carry is the next iteration's input, so it must be marked on the way in
+    too; marks only grow, so one round per carry, plus one to confirm, reaches
+    the fixpoint.  Returns `(carry, result)` of the last round.
+    """
+    carry = tuple(carry)
+    for _ in range(len(carry) + 1):
+        out, result = step(carry)
+        if tuple(out) == carry:
+            break
+        carry = tuple(a or b for a, b in zip(carry, out))
+    return carry, result
 
 
 # ----------------------------------------------------------------------------- cond
@@ -61,7 +68,7 @@ def cond(pred, true_fun, false_fun, *operands):
     """`true_fun(*operands)` if `pred` else `false_fun(*operands)`, as one primitive."""
     flat, tree = tree_flatten(operands)
     avals = [aval_of(x) for x in flat]
-    staged = [_stage_fun(f, tree, avals, "a lax.cond branch") for f in (false_fun, true_fun)]
+    staged = [stage_tree_fun(f, tree, avals, "a lax.cond branch") for f in (false_fun, true_fun)]
     if staged[0][2] != staged[1][2] or staged[0][0].out_avals != staged[1][0].out_avals:
         raise _type_error(f"lax.cond: true_fun and false_fun must return the same types, got "
                           f"{staged[1][0].out_avals} and {staged[0][0].out_avals}")
@@ -74,7 +81,6 @@ def cond(pred, true_fun, false_fun, *operands):
 def _with_captures(jaxpr, own, union):
     """Give a branch one input per captured value of *all* branches (unused ones fresh)."""
     mine = {id(t): v for t, v in zip(own, jaxpr.invars)}
-    from .ir import Var
     invars = [mine.get(id(t)) or Var(t.aval) for t in union] + jaxpr.invars[len(own):]
     return typecheck(Jaxpr(invars, jaxpr.eqns, jaxpr.outvars))
 
@@ -88,25 +94,32 @@ def _predicate(pred):
     return jnp.not_equal_zero(pred) if isinstance(pred, Tracer) else np.bool_(pred != 0)
 
 
-def _cond_shape(pred, *ops, branches):
+def _cond_shape(pred, *operands, branches):
     if pred != ShapedArray((), np.bool_):
         raise ShapeError(f"cond: the predicate must be bool[], got {pred}")
     for b in branches:
-        if b.in_avals != list(ops) or b.out_avals != branches[0].out_avals:
+        if b.in_avals != list(operands) or b.out_avals != branches[0].out_avals:
             raise ShapeError(f"cond: branch types {b.in_avals} -> {b.out_avals} do not fit "
-                             f"operands {list(ops)}")
+                             f"operands {list(operands)}")
     return branches[0].out_avals
 
 
 cond_p.shape_rule = _cond_shape
-cond_p.impl = lambda pred, *ops, branches: _compiled(branches[int(pred)])(*ops)
+cond_p.impl = lambda pred, *operands, branches: compiled(branches[int(pred)])(*operands)
 cond_p.cost = lambda eqn: max(map(jaxpr_cost, eqn.params["branches"]))
+
+
+def _branches_out_mask(transform, branches, in_mask):
+    """The outputs that `transform` (jvp_jaxpr, vmap_jaxpr, partial_eval_jaxpr)
+    marks in any branch: a cond's output is whichever branch ran."""
+    n = len(branches[0].outvars)
+    return tuple(map(any, zip(*[transform(b, in_mask, (False,) * n)[-1] for b in branches])))
 
 
 def _cond_jvp(primals, tangents, *, branches):
     nz = tuple(t is not None for t in tangents[1:])
     n = len(branches[0].outvars)
-    out_nz = tuple(map(any, zip(*[jvp_jaxpr(b, nz, (False,) * n)[1] for b in branches])))
+    out_nz = _branches_out_mask(jvp_jaxpr, branches, nz)
     new = tuple(jvp_jaxpr(b, nz, out_nz)[0] for b in branches)
     outs = bind(cond_p, *primals, *[t for t in tangents[1:] if t is not None], branches=new)
     return outs[:n], merge(out_nz, [None] * n, outs[n:])
@@ -116,49 +129,49 @@ jvp_rules[cond_p] = _cond_jvp
 
 
 def _cond_vmap(size, vals, dims, *, branches):
-    (pred, *ops), (pdim, *odims) = vals, dims
-    ops = [o if d is None else lax.moveaxis(o, d, 0) for o, d in zip(ops, odims)]
+    (pred, *operands), (pdim, *odims) = vals, dims
+    operands = [o if d is None else ops.moveaxis(o, d, 0) for o, d in zip(operands, odims)]
     batched, n = tuple(d is not None for d in odims), len(branches[0].outvars)
     if pdim is not None:  # a predicate per example: compute every branch, then select
-        outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0], ops) for b in branches]
-        pred = lax.moveaxis(pred, pdim, 0)
-        return [lax.select_n(lax.broadcast_in_dim(pred, np.shape(f), (0,)), f, t)
+        outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0], operands)
+                for b in branches]
+        pred = ops.moveaxis(pred, pdim, 0)
+        return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(f), (0,)), f, t)
                 for f, t in zip(*outs)], [0] * n
-    out_b = tuple(map(any, zip(*[vmap_jaxpr(b, size, batched, (False,) * n)[1]
-                                 for b in branches])))
+    out_b = _branches_out_mask(_batching(size), branches, batched)
     new = tuple(vmap_jaxpr(b, size, batched, out_b)[0] for b in branches)
-    return bind(cond_p, pred, *ops, branches=new), [0 if b else None for b in out_b]
+    return bind(cond_p, pred, *operands, branches=new), [0 if b else None for b in out_b]
 
 
 vmap_rules[cond_p] = _cond_vmap
 
 
-def _cond_transpose(cts, pred, *ops, branches):
-    linear, nonzero = tuple(map(is_linear, ops)), tuple(c is not None for c in cts)
+def _cond_transpose(cts, pred, *operands, branches):
+    linear, nonzero = tuple(map(is_linear, operands)), tuple(c is not None for c in cts)
     new = tuple(transpose_jaxpr(b, linear, nonzero) for b in branches)
-    outs = bind(cond_p, pred, *[o for o in ops if not is_linear(o)],
+    outs = bind(cond_p, pred, *[o for o in operands if not is_linear(o)],
                 *[c for c in cts if c is not None], branches=new)
-    return [None] + merge(linear, [None] * len(ops), outs)
+    return [None] + merge(linear, [None] * len(operands), outs)
 
 
 transpose_rules[cond_p] = _cond_transpose
 
 
 def _cond_partial_eval(lin, args, *, branches):
-    (pred, *ops), n = args, len(branches[0].outvars)
+    (pred, *operands), n = args, len(branches[0].outvars)
     if lin.owns(pred):
         raise _type_error("lax.cond: the predicate depends on a tangent value")
-    uk = tuple(map(lin.owns, ops))
-    out_uk = tuple(map(any, zip(*[partial_eval_jaxpr(b, uk, (False,) * n)[2]
-                                  for b in branches])))
+    uk = tuple(map(lin.owns, operands))
+    out_uk = _branches_out_mask(partial_eval_jaxpr, branches, uk)
     splits = [partial_eval_jaxpr(b, uk, out_uk) for b in branches]
-    res_avals = [k.out_avals[len(k.outvars) - r:] for k, _, _, r in splits]
+    res_avals = [k.out_avals[len(k.outvars) - r:] for k, _, r, _ in splits]
     known = tuple(_pad_residuals(k, res_avals, i) for i, (k, _, _, _) in enumerate(splits))
     unknown = tuple(_pick_residuals(u, res_avals, i) for i, (_, u, _, _) in enumerate(splits))
     with using(lin.prev):
-        outs = bind(cond_p, pred, *[o for o, u in zip(ops, uk) if not u], branches=known)
+        outs = bind(cond_p, pred, *[o for o, u in zip(operands, uk) if not u], branches=known)
     n_known = n - sum(out_uk)
-    atoms = [lin.atom(x) for x in [pred] + outs[n_known:] + [o for o, u in zip(ops, uk) if u]]
+    unknown_operands = [o for o, u in zip(operands, uk) if u]
+    atoms = [lin.atom(x) for x in [pred] + outs[n_known:] + unknown_operands]
     return merge(out_uk, outs[:n_known], lin.emit(cond_p, atoms, dict(branches=unknown)))
 
 
@@ -171,7 +184,7 @@ def _pad_residuals(known, res_avals, i):
 
     def fun(*args):
         outs = eval_jaxpr(known, args)
-        res = [outs[len(outs) - r:] if j == i else [lax.zeros(a) for a in avals]
+        res = [outs[len(outs) - r:] if j == i else [ops.zeros(a) for a in avals]
                for j, avals in enumerate(res_avals)]
         return outs[:len(outs) - r] + [x for rs in res for x in rs]
 
@@ -196,7 +209,7 @@ def _pick_residuals(unknown, res_avals, i):
 def scan(f, init, xs=None, length=None, reverse=False):
     """Loop `carry, y = f(carry, x)` over the leading axis of `xs`; stack the ys."""
     init_flat, carry_tree = tree_flatten(init)
-    xs_flat, xs_tree = tree_flatten(xs)
+    xs_flat, _ = tree_flatten(xs)
     lengths = {np.shape(x)[0] if np.ndim(x) else None for x in xs_flat}
     if length is not None:
         lengths.add(int(length))
@@ -206,24 +219,20 @@ def scan(f, init, xs=None, length=None, reverse=False):
     length = lengths.pop()
     carry_avals = [aval_of(c) for c in init_flat]
     x_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in xs_flat]
-    y_tree = []
 
-    def body(*args):
-        carry = tree_unflatten(carry_tree, args[:len(init_flat)])
-        new_carry, y = f(carry, tree_unflatten(xs_tree, args[len(init_flat):]))
+    def body(carry, x):
+        new_carry, y = f(carry, x)
         new_flat, new_tree = tree_flatten(new_carry)
         if new_tree != carry_tree or [aval_of(c) for c in new_flat] != carry_avals:
             raise _type_error(f"lax.scan: the body must return a carry of the same types as "
                               f"init: {carry_avals}, got {[aval_of(c) for c in new_flat]}")
-        ys, t = tree_flatten(y)
-        y_tree.append(t)
-        return new_flat + ys
+        return new_carry, y
 
-    jaxpr, captured = stage(body, carry_avals + x_avals, "a lax.scan body")
+    jaxpr, captured, out_tree = stage_tree_fun(body, tree_flatten((init, xs))[1],
+                                               carry_avals + x_avals, "a lax.scan body")
     outs = bind(scan_p, *captured, *init_flat, *xs_flat, jaxpr=jaxpr, length=length,
                 num_consts=len(captured), num_carry=len(init_flat), reverse=bool(reverse))
-    return (tree_unflatten(carry_tree, outs[:len(init_flat)]),
-            tree_unflatten(y_tree[0], outs[len(init_flat):]))
+    return tree_unflatten(out_tree, outs)
 
 
 def fori_loop(lower, upper, body_fun, init_val):
@@ -259,7 +268,7 @@ def _scan_shape(*avals, jaxpr, length, num_consts, num_carry, reverse):
 
 def _scan_impl(*args, jaxpr, length, num_consts, num_carry, reverse):
     consts, carry, xs = _scan_split(list(args), num_consts, num_carry)
-    body, ys = _compiled(jaxpr), []
+    body, ys = compiled(jaxpr), []
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
         outs = body(*consts, *carry, *[x[i] for x in xs])
         carry = outs[:num_carry]
@@ -296,16 +305,25 @@ def _regroup(jaxpr, in_nz, in_sizes, out_nz, out_sizes):
                            [jaxpr.outvars[i] for i in order_out]))
 
 
-def _scan_jvp(primals, tangents, *, jaxpr, length, num_consts, num_carry, reverse):
-    nz = [t is not None for t in tangents]
-    carry_nz = nz[num_consts:num_consts + num_carry]
+def _scan_fixpoint(transform, jaxpr, in_mask, num_consts, num_carry):
+    """`transform` (jvp_jaxpr, vmap_jaxpr, partial_eval_jaxpr) of a scan body at
+    the carry fixpoint, its carry outputs marked where its carry inputs are.
+    Returns `(in_mask, result)`, `in_mask` grown by the carries that had to join."""
+    consts, carry, xs = _scan_split(tuple(in_mask), num_consts, num_carry)
     n_ys = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        in_nz = tuple(nz[:num_consts] + carry_nz + nz[num_consts + num_carry:])
-        new, out_nz = jvp_jaxpr(jaxpr, in_nz, tuple(carry_nz) + (False,) * n_ys)
-        if list(out_nz[:num_carry]) == carry_nz:
-            break
-        carry_nz = [a or b for a, b in zip(carry_nz, out_nz)]
+
+    def step(carry):
+        result = transform(jaxpr, consts + carry + xs, carry + (False,) * n_ys)
+        return result[-1][:num_carry], result
+
+    carry, result = carry_fixpoint(step, carry)
+    return consts + carry + xs, result
+
+
+def _scan_jvp(primals, tangents, *, jaxpr, length, num_consts, num_carry, reverse):
+    in_nz, (new, out_nz) = _scan_fixpoint(jvp_jaxpr, jaxpr, [t is not None for t in tangents],
+                                          num_consts, num_carry)
+    carry_nz, n_ys = in_nz[num_consts:num_consts + num_carry], len(jaxpr.outvars) - num_carry
     tangents = [instantiate(t, p) if z else t for p, t, z in zip(primals, tangents, in_nz)]
     sizes = (num_consts, num_carry, len(primals) - num_consts - num_carry)
     body = _regroup(new, in_nz, sizes, out_nz, (num_carry, n_ys))
@@ -326,17 +344,10 @@ jvp_rules[scan_p] = _scan_jvp
 
 
 def _scan_vmap(size, vals, dims, *, jaxpr, length, num_consts, num_carry, reverse):
-    b = [d is not None for d in dims]
-    carry_b = b[num_consts:num_consts + num_carry]
-    n_ys = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        in_b = tuple(b[:num_consts] + carry_b + b[num_consts + num_carry:])
-        new, out_b = vmap_jaxpr(jaxpr, size, in_b, tuple(carry_b) + (False,) * n_ys)
-        if list(out_b[:num_carry]) == carry_b:
-            break
-        carry_b = [x or y for x, y in zip(carry_b, out_b)]
+    in_b, (new, out_b) = _scan_fixpoint(_batching(size), jaxpr,
+                                        [d is not None for d in dims], num_consts, num_carry)
     n_front = num_consts + num_carry
-    vals = [(to_front(v, d, size) if i < n_front else lax.moveaxis(v, d, 1)) if z else v
+    vals = [(to_front(v, d, size) if i < n_front else ops.moveaxis(v, d, 1)) if z else v
             for i, (v, d, z) in enumerate(zip(vals, dims, in_b))]
     outs = bind(scan_p, *vals, jaxpr=new, length=length, num_consts=num_consts,
                 num_carry=num_carry, reverse=reverse)
@@ -347,17 +358,9 @@ vmap_rules[scan_p] = _scan_vmap
 
 
 def _scan_partial_eval(lin, args, *, jaxpr, length, num_consts, num_carry, reverse):
-    uk = list(map(lin.owns, args))
-    carry_uk = uk[num_consts:num_consts + num_carry]
-    n_ys = len(jaxpr.outvars) - num_carry
-    for _ in range(num_carry + 1):
-        in_uk = tuple(uk[:num_consts] + carry_uk + uk[num_consts + num_carry:])
-        known, unknown, out_uk, n_res = partial_eval_jaxpr(
-            jaxpr, in_uk, tuple(carry_uk) + (False,) * n_ys)
-        if list(out_uk[:num_carry]) == carry_uk:
-            break
-        carry_uk = [x or y for x, y in zip(carry_uk, out_uk)]
-    consts_uk, _, xs_uk = _scan_split(list(in_uk), num_consts, num_carry)
+    in_uk, (known, unknown, n_res, out_uk) = _scan_fixpoint(
+        partial_eval_jaxpr, jaxpr, list(map(lin.owns, args)), num_consts, num_carry)
+    consts_uk, carry_uk, xs_uk = _scan_split(in_uk, num_consts, num_carry)
     n_uc, n_ucar, n_ux = sum(consts_uk), sum(carry_uk), sum(xs_uk)
     order = list(range(n_res, n_res + n_uc + n_ucar)) + list(range(n_res)) + list(
         range(n_res + n_uc + n_ucar, n_res + n_uc + n_ucar + n_ux))
@@ -399,14 +402,14 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
         acc, ct_carry = a[k1:k1 + n_cl], a[k1 + n_cl:k1 + n_cl + num_carry]
         rest = a[k1 + n_cl + num_carry:]
         outs = eval_jaxpr(t_body, list(a[:k1]) + list(rest[:k2]) + list(ct_carry) + list(rest[k2:]))
-        return ([lax.add(x, y) for x, y in zip(acc, outs[:n_cl])] + outs[n_cl:])
+        return ([ops.add(x, y) for x, y in zip(acc, outs[:n_cl])] + outs[n_cl:])
 
     x_nl_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in xs_nl]
     body_j = stage_closed(body, [aval_of(c) for c in consts_nl] + lin_c_avals + carry_avals
                           + x_nl_avals + y_avals)
-    ct_carry = [lax.zeros(a) if c is None else c for c, a in zip(cts[:num_carry], carry_avals)]
+    ct_carry = [ops.zeros(a) if c is None else c for c, a in zip(cts[:num_carry], carry_avals)]
     ct_ys = [c for c in cts[num_carry:] if c is not None]
-    outs = bind(scan_p, *consts_nl, *map(lax.zeros, lin_c_avals), *ct_carry, *xs_nl, *ct_ys,
+    outs = bind(scan_p, *consts_nl, *map(ops.zeros, lin_c_avals), *ct_carry, *xs_nl, *ct_ys,
                 jaxpr=body_j, length=length, num_consts=k1, num_carry=n_cl + num_carry,
                 reverse=not reverse)
     ct_consts, ct_init, ct_xs = outs[:n_cl], outs[n_cl:n_cl + num_carry], outs[n_cl + num_carry:]
@@ -424,11 +427,11 @@ def while_loop(cond_fun, body_fun, init_val):
     """`while cond_fun(val): val = body_fun(val)`, as one primitive."""
     flat, tree = tree_flatten(init_val)
     avals, args_tree = [aval_of(x) for x in flat], tree_flatten((init_val,))[1]
-    cond_j, cond_c, _ = _stage_fun(cond_fun, args_tree, avals, "a lax.while_loop cond_fun")
+    cond_j, cond_c, _ = stage_tree_fun(cond_fun, args_tree, avals, "a lax.while_loop cond_fun")
     if cond_j.out_avals != [ShapedArray((), np.bool_)]:
         raise _type_error(f"lax.while_loop: cond_fun must return a bool scalar, got "
                           f"{cond_j.out_avals}")
-    body_j, body_c, out_tree = _stage_fun(body_fun, args_tree, avals,
+    body_j, body_c, out_tree = stage_tree_fun(body_fun, args_tree, avals,
                                           "a lax.while_loop body_fun")
     if out_tree != tree or body_j.out_avals != avals:
         raise _type_error(f"lax.while_loop: body_fun must return the types of init_val "
@@ -454,7 +457,7 @@ def _while_shape(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
 
 def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     cc, bc, carry = _while_split(list(args), cond_nconsts, body_nconsts)
-    cond_f, body_f = _compiled(cond_jaxpr), _compiled(body_jaxpr)
+    cond_f, body_f = compiled(cond_jaxpr), compiled(body_jaxpr)
     while cond_f(*cc, *carry)[0]:
         carry = body_f(*bc, *carry)
     return carry
@@ -475,12 +478,13 @@ def _ignore_extra(jaxpr, extra_avals):
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     cc, bc, carry = _while_split(list(primals), cond_nconsts, body_nconsts)
     _, bc_t, carry_t = _while_split(list(tangents), cond_nconsts, body_nconsts)
-    bc_nz, carry_nz = [t is not None for t in bc_t], [t is not None for t in carry_t]
-    for _ in range(len(carry) + 1):
-        new, out_nz = jvp_jaxpr(body_jaxpr, tuple(bc_nz + carry_nz), tuple(carry_nz))
-        if list(out_nz) == carry_nz:
-            break
-        carry_nz = [a or b for a, b in zip(carry_nz, out_nz)]
+    bc_nz = tuple(t is not None for t in bc_t)
+
+    def step(carry_nz):
+        new, out_nz = jvp_jaxpr(body_jaxpr, bc_nz + carry_nz, carry_nz)
+        return out_nz, (new, out_nz)
+
+    carry_nz, (new, out_nz) = carry_fixpoint(step, [t is not None for t in carry_t])
     carry_t = [instantiate(t, p) if z else None for p, t, z in zip(carry, carry_t, carry_nz)]
     body = _regroup(new, bc_nz + carry_nz, (len(bc), len(carry)), out_nz, (len(carry),))
     cond = _ignore_extra(cond_jaxpr, [aval_of(t) for t in carry_t if t is not None])
@@ -495,22 +499,24 @@ jvp_rules[while_p] = _while_jvp
 
 
 def _while_vmap(size, vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
-    vals = [v if d is None else lax.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
+    vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     cc, bc, carry = _while_split(vals, cond_nconsts, body_nconsts)
-    cc_b, bc_b, carry_b = _while_split([d is not None for d in dims], cond_nconsts,
+    cc_b, bc_b, carry_b = _while_split(tuple(d is not None for d in dims), cond_nconsts,
                                        body_nconsts)
-    for _ in range(len(carry) + 1):
-        _, pred_b = vmap_jaxpr(cond_jaxpr, size, tuple(cc_b + carry_b), (False,))
-        carry_b = [True] * len(carry) if pred_b[0] else carry_b
-        body_v, out_b = vmap_jaxpr(body_jaxpr, size, tuple(bc_b + carry_b), tuple(carry_b))
-        if list(out_b) == carry_b:
-            break
-        carry_b = [a or b for a, b in zip(carry_b, out_b)]
-    cond_v, _ = vmap_jaxpr(cond_jaxpr, size, tuple(cc_b + carry_b), (False,))
+
+    def step(carry_b):
+        """A batched predicate batches every carry (examples finish at different times)."""
+        _, (pred_b,) = vmap_jaxpr(cond_jaxpr, size, cc_b + carry_b, (False,))
+        carry_b = (True,) * len(carry_b) if pred_b else carry_b
+        body_v, out_b = vmap_jaxpr(body_jaxpr, size, bc_b + carry_b, carry_b)
+        return out_b, (body_v, pred_b)
+
+    carry_b, (body_v, pred_batched) = carry_fixpoint(step, carry_b)
+    cond_v, _ = vmap_jaxpr(cond_jaxpr, size, cc_b + carry_b, (False,))
     carry = [to_front(c, None, size) if b and db is None else c
              for c, b, db in zip(carry, carry_b, _while_split(dims, cond_nconsts,
                                                               body_nconsts)[2])]
-    if pred_b[0]:
+    if pred_batched:
         cond_v, body_v = _masked_loop(cond_v, body_v, len(cc), len(bc))
         bc = cc + bc
     outs = bind(while_p, *cc, *bc, *carry, cond_jaxpr=cond_v, body_jaxpr=body_v,
@@ -522,14 +528,14 @@ def _masked_loop(cond_v, body_v, n_cc, n_bc):
     """With a predicate per example: loop while any runs; finished examples keep
     their values (the body selects between old and new carries)."""
     def any_cond(*a):
-        running = lax.convert_element_type(eval_jaxpr(cond_v, a)[0], np.float64)
-        return [lax.gt(lax.reduce_sum(running, (0,)), np.float64(0.0))]
+        running = ops.convert_element_type(eval_jaxpr(cond_v, a)[0], np.float64)
+        return [ops.gt(ops.reduce_sum(running, (0,)), np.float64(0.0))]
 
     def masked_body(*a):
         cc, bc, carry = a[:n_cc], a[n_cc:n_cc + n_bc], a[n_cc + n_bc:]
         pred = eval_jaxpr(cond_v, list(cc) + list(carry))[0]
         new = eval_jaxpr(body_v, list(bc) + list(carry))
-        return [lax.select_n(lax.broadcast_in_dim(pred, np.shape(o), (0,)), o, n)
+        return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(o), (0,)), o, n)
                 for o, n in zip(carry, new)]
 
     return (stage_closed(any_cond, cond_v.in_avals),

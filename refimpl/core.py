@@ -119,11 +119,17 @@ class UnexpectedTracerError(ValueError):
 class Primitive:
     """A primitive operation.  Its NumPy `impl`, `shape_rule`, `cost` and the
     `source` template that jit compiles it to live here; the rules of each
-    transformation live in that transformation's own table."""
+    transformation live in that transformation's own table.
 
-    def __init__(self, name, multiple_results=False):
+    `transposable` is False for a primitive that never applies to a tangent,
+    so reverse mode needs no transpose rule for it: a nonlinear one (its JVP
+    rule builds the tangent from other primitives) or one reverse mode refuses.
+    """
+
+    def __init__(self, name, multiple_results=False, transposable=True):
         self.name = name
         self.multiple_results = multiple_results
+        self.transposable = transposable
         self.impl = self.shape_rule = self.cost = self.source = None
 
     def __repr__(self):
@@ -135,8 +141,8 @@ class Primitive:
 PRIMITIVES = []  # the closed list of primitives, in definition order
 
 
-def primitive(name, multiple_results=False):
-    prim = Primitive(name, multiple_results)
+def primitive(name, multiple_results=False, transposable=True):
+    prim = Primitive(name, multiple_results, transposable)
     PRIMITIVES.append(prim)
     return prim
 
@@ -250,6 +256,56 @@ class Tracer:
         return f"{type(self).__name__}<{self.aval}>"
 
     __hash__ = object.__hash__
+
+
+class PairInterpreter(Interpreter):
+    """An interpreter whose tracers pair a value with one more part: JVP's
+    tangent, vmap's batch axis.  A part of `None` (a symbolic zero tangent, an
+    unbatched value) needs no tracer, and an operation none of whose operands
+    has a part runs unchanged in `prev`; the others go to the rule in `rules`.
+    Subclasses set `tracer` (built as `tracer(interp, value, part)`, with a
+    `parts()` method), `rules`, `kind` (for the missing-rule error) and
+    `apply_rule`.
+    """
+
+    tracer, rules, kind = None, None, None
+
+    def __init__(self, prev):
+        self.prev = prev
+
+    def lift(self, x):
+        """`(value, part)` of `x`; values of other interpreters are constants here."""
+        if isinstance(x, self.tracer) and x.interp is self:
+            return x.parts()
+        if isinstance(x, Tracer):
+            check_alive(x)
+        return x, None
+
+    def wrap(self, value, part):
+        return value if part is None else self.tracer(self, value, part)
+
+    def process(self, prim, args, params):
+        values, parts = zip(*map(self.lift, args)) if args else ((), ())
+        with using(self.prev):
+            if all(p is None for p in parts):
+                return bind(prim, *values, **params)
+            rule = self.rules.get(prim)
+            if rule is None:
+                raise NotImplementedError(f"no {self.kind} rule for {prim.name}")
+            out, out_part = self.apply_rule(rule, values, parts, params)
+        if prim.multiple_results:
+            return [self.wrap(v, p) for v, p in zip(out, out_part)]
+        return self.wrap(out, out_part)
+
+    def run(self, fun, values, parts):
+        """Run a flat function on `values` paired with `parts`; returns the
+        outputs and their parts.  The interpreter dies when `fun` returns."""
+        try:
+            with using(self):
+                outs = fun(*map(self.wrap, values, parts))
+            return tuple(zip(*map(self.lift, outs))) or ((), ())
+        finally:
+            self.alive = False
 
 
 def concrete(x):

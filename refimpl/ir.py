@@ -22,6 +22,7 @@ class Var:
 
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: self.aval.ndim)
 
     def __repr__(self):
         return f"Var<{self.aval}>"

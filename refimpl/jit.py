@@ -6,25 +6,22 @@ argument structure, types and static argument values, and binds the
 higher-order primitive `jit` with the program as a param.  jit is lazy: under
 another transformation the `jit` equation is transformed like any other (its
 rules below transform the program), and compilation happens only when the
-primitive is finally evaluated.  Compiling writes one line of NumPy per
-equation and `exec`s it; the compiled function is cached on the program.
+primitive is finally evaluated, by `compiler.compiled` (one line of NumPy
+per equation, cached on the program).
 Functions that capture tracers of an enclosing transformation are closure
 converted (the captured values become explicit operands) and not cached.
 Tests: tests/refimpl/test_refimpl_transforms.py (caching, laziness, closures).
 """
 import functools
-import math
 
-import numpy as np
-
-from . import lax
-from .core import PRIMITIVES, ShapeError, aval_of, bind, check_call, primitive, using
-from .ir import Literal, jaxpr_cost
+from . import ops
+from .compiler import compiled
+from .core import ShapeError, aval_of, bind, check_call, primitive, using
+from .ir import jaxpr_cost
 from .jvp import jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules
-from .primitives import dot_general_p, einsum_spec
-from .pytree import tree_flatten, tree_unflatten
-from .staging import stage
+from .pytree import argnums_tuple, dynamic_positions, partial_args, tree_flatten, tree_unflatten
+from .staging import stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
 from .vmap import vmap_jaxpr, vmap_rules
 
@@ -33,20 +30,21 @@ jit_p = primitive("jit", multiple_results=True)
 
 def jit(fun, static_argnums=()):
     """Compile `fun`; it is traced once per distinct argument type (see `_cache_size`)."""
-    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    static = argnums_tuple(static_argnums)
     cache, stats = {}, {"traces": 0}
 
     @functools.wraps(fun)
     def jitted(*args):
         check_call(fun, args)
-        nums = {i % len(args) for i in static} if args else set()
-        dynamic = tuple(a for i, a in enumerate(args) if i not in nums)
-        statics = tuple((i, args[i]) for i in sorted(nums))
-        flat, tree = tree_flatten(dynamic)
+        dynamic = dynamic_positions(args, static)
+        flat, tree = tree_flatten(tuple(args[i] for i in dynamic))
+        statics = tuple((i, a) for i, a in enumerate(args) if i not in dynamic)
         key = (tree, tuple(map(aval_of, flat)), statics)
         hit = cache.get(key)
         if hit is None:
-            hit, captured = _trace(fun, args, nums, tree, key[1])
+            jaxpr, captured, out_tree = stage_tree_fun(partial_args(fun, args, dynamic), tree,
+                                                       key[1], "jit")
+            hit = jaxpr, out_tree
             stats["traces"] += 1
             if not captured:
                 cache[key] = hit
@@ -60,79 +58,6 @@ def jit(fun, static_argnums=()):
     jitted._trace_count = lambda: stats["traces"]
     return jitted
 
-
-def _trace(fun, args, static_nums, tree, avals):
-    out_tree = []
-
-    def flat_fun(*xs):
-        it = iter(tree_unflatten(tree, xs))
-        full = [args[i] if i in static_nums else next(it) for i in range(len(args))]
-        outs, t = tree_flatten(fun(*full))
-        out_tree.append(t)
-        return outs
-
-    jaxpr, captured = stage(flat_fun, avals, "jit")
-    return (jaxpr, out_tree[0]), captured
-
-
-# ----------------------------------------------------------------------------- compilation
-
-def compiled(jaxpr):
-    """The Python function compiled from `jaxpr` (cached on it)."""
-    fn = jaxpr.__dict__.get("_compiled")
-    if fn is None:
-        fn = jaxpr._compiled = _compile(jaxpr)
-    return fn
-
-
-def _compile(jaxpr):
-    namespace = {"np": np, **{f"_impl_{p.name}": p.impl for p in PRIMITIVES}}
-    names = {}
-
-    def name(v):
-        if isinstance(v, Literal):
-            if v.aval.shape == () and math.isfinite(v.val.item()):
-                return repr(v.val.item())
-            namespace[f"_c{len(namespace)}"] = v.val
-            return f"_c{len(namespace) - 1}"
-        return names.setdefault(id(v), f"v{len(names)}")
-
-    params = ", ".join(map(name, jaxpr.invars))
-    lines = [f"def compiled({params}):"]
-    for i, eqn in enumerate(jaxpr.eqns):
-        rhs = _rhs(eqn, list(map(name, eqn.invars)), i, namespace)
-        lines.append(f"    {_lhs(eqn, name)} = {rhs}")
-    lines.append(f"    return [{', '.join(map(name, jaxpr.outvars))}]")
-    source = "\n".join(lines) + "\n"
-    exec(compile(source, "<refimpl.jit>", "exec"), namespace)
-    namespace["compiled"].source = source
-    return namespace["compiled"]
-
-
-def _lhs(eqn, name):
-    outs = ", ".join(map(name, eqn.outvars))
-    if not eqn.primitive.multiple_results:
-        return outs
-    return "_" if not eqn.outvars else outs + ("," if len(eqn.outvars) == 1 else "")
-
-
-def _rhs(eqn, ins, i, namespace):
-    src = eqn.primitive.source
-    if callable(src):
-        return src(eqn, ins)
-    if src is not None:
-        return src.format(*ins, args=", ".join(ins), **eqn.params)
-    namespace[f"_p{i}"] = functools.partial(eqn.primitive.impl, **eqn.params)
-    return f"_p{i}({', '.join(ins)})"
-
-
-def _dot_general_source(eqn, ins):
-    spec = einsum_spec(eqn.invars[0].aval.ndim, eqn.invars[1].aval.ndim,
-                       eqn.params["dimension_numbers"])
-    return f"np.einsum({spec!r}, {ins[0]}, {ins[1]})"
-
-
-dot_general_p.source = _dot_general_source
 
 # ----------------------------------------------------------------------------- jit_p rules
 
@@ -162,7 +87,7 @@ jvp_rules[jit_p] = _jit_jvp
 
 
 def _jit_vmap(size, vals, dims, *, jaxpr, name):
-    vals = [v if d is None else lax.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
+    vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     new, out_b = vmap_jaxpr(jaxpr, size, tuple(d is not None for d in dims),
                             (False,) * len(jaxpr.outvars))
     outs = bind(jit_p, *vals, jaxpr=new, name=f"vmap({name})")
@@ -184,7 +109,7 @@ transpose_rules[jit_p] = _jit_transpose
 
 def _jit_partial_eval(lin, args, *, jaxpr, name):
     unknowns = tuple(map(lin.owns, args))
-    known, unknown, out_uk, num_res = partial_eval_jaxpr(jaxpr, unknowns,
+    known, unknown, num_res, out_uk = partial_eval_jaxpr(jaxpr, unknowns,
                                                          (False,) * len(jaxpr.outvars))
     with using(lin.prev):
         outs = bind(jit_p, *[a for a, u in zip(args, unknowns) if not u], jaxpr=known, name=name)

@@ -16,12 +16,12 @@ from functools import partial
 
 import numpy as np
 
-from . import core, lax
+from . import core, ops
 from . import numpy as jnp
 from . import primitives as P
-from .core import Interpreter, Tracer, aval_of, bind, check_alive, check_call, concrete, using
+from .core import PairInterpreter, Tracer, aval_of, bind, check_call, concrete
 from .ir import eval_jaxpr, memoized
-from .pytree import tree_flatten, tree_unflatten
+from .pytree import flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
 
 jvp_rules = {}
@@ -38,44 +38,20 @@ class JVPTracer(Tracer):
     def concrete(self):
         return concrete(self.primal)
 
+    def parts(self):
+        return self.primal, self.tangent
 
-class JVPInterpreter(Interpreter):
-    def __init__(self, prev):
-        self.prev = prev
 
-    def lift(self, x):
-        if isinstance(x, JVPTracer) and x.interp is self:
-            return x.primal, x.tangent
-        if isinstance(x, Tracer):
-            check_alive(x)
-        return x, None
+class JVPInterpreter(PairInterpreter):
+    tracer, rules, kind = JVPTracer, jvp_rules, "jvp"
 
-    def wrap(self, primal, tangent):
-        return primal if tangent is None else JVPTracer(self, primal, tangent)
-
-    def process(self, prim, args, params):
-        primals, tangents = zip(*map(self.lift, args)) if args else ((), ())
-        with using(self.prev):
-            if all(t is None for t in tangents):
-                return bind(prim, *primals, **params)
-            rule = jvp_rules.get(prim)
-            if rule is None:
-                raise NotImplementedError(f"no jvp rule for {prim.name}")
-            out, out_t = rule(primals, tangents, **params)
-        if prim.multiple_results:
-            return [self.wrap(p, t) for p, t in zip(out, out_t)]
-        return self.wrap(out, out_t)
+    def apply_rule(self, rule, primals, tangents, params):
+        return rule(primals, tangents, **params)
 
 
 def jvp_flat(fun, primals, tangents):
     """JVP of a flat function; output tangents of None are symbolic zeros."""
-    interp = JVPInterpreter(core.current)
-    try:
-        with using(interp):
-            outs = fun(*[interp.wrap(p, t) for p, t in zip(primals, tangents)])
-        return tuple(zip(*map(interp.lift, outs))) or ((), ())
-    finally:
-        interp.alive = False
+    return JVPInterpreter(core.current).run(fun, primals, tangents)
 
 
 def jvp(fun, primals, tangents):
@@ -91,21 +67,15 @@ def jvp(fun, primals, tangents):
             raise core.ShapeError(f"jvp: a primal of type {aval_of(p)} got a tangent of type "
                                   f"{aval_of(t)}")
     check_call(fun, primals)
-    out_tree = []
-
-    def flat_fun(*args):
-        out, tree_out = tree_flatten(fun(*tree_unflatten(tree, args)))
-        out_tree.append(tree_out)
-        return out
-
+    flat_fun, out_tree = flatten_fun(fun, tree)
     outs, outs_t = jvp_flat(flat_fun, flat_p, flat_t)
     outs_t = [instantiate(t, p) for p, t in zip(outs, outs_t)]
-    return tree_unflatten(out_tree[0], outs), tree_unflatten(out_tree[0], outs_t)
+    return tree_unflatten(out_tree(), outs), tree_unflatten(out_tree(), outs_t)
 
 
 def instantiate(t, like):
     """Make a symbolic zero tangent a real array of zeros."""
-    return lax.zeros(aval_of(like)) if t is None else t
+    return ops.zeros(aval_of(like)) if t is None else t
 
 
 @memoized
@@ -133,7 +103,7 @@ def jvp_jaxpr(jaxpr, nonzeros, instantiate_out):
 # ----------------------------------------------------------------------------- rules
 
 def _add_tangents(a, b):
-    return b if a is None else a if b is None else lax.add(a, b)
+    return b if a is None else a if b is None else ops.add(a, b)
 
 
 def _linear_jvp(prim, primals, tangents, **params):
@@ -161,7 +131,7 @@ for _p in (P.neg_p, P.reduce_sum_p, P.transpose_p, P.reshape_p,
 
 def _add_jvp(primals, tangents):
     """Shapes are equal (broadcasts are explicit), so a zero tangent simply drops out."""
-    return lax.add(*primals), _add_tangents(*tangents)
+    return ops.add(*primals), _add_tangents(*tangents)
 
 
 jvp_rules[P.add_p] = _add_jvp
@@ -169,20 +139,20 @@ jvp_rules[P.add_p] = _add_jvp
 
 def _sub_jvp(primals, tangents):
     tx, ty = tangents
-    return lax.sub(*primals), _add_tangents(tx, None if ty is None else lax.neg(ty))
+    return ops.sub(*primals), _add_tangents(tx, None if ty is None else ops.neg(ty))
 
 
 jvp_rules[P.sub_p] = _sub_jvp
 
-_defjvp(P.mul_p, lambda t, out, x, y: lax.mul(t, y), lambda t, out, x, y: lax.mul(x, t))
-_defjvp(P.div_p, lambda t, out, x, y: lax.div(t, y),
-        lambda t, out, x, y: lax.neg(lax.mul(t, lax.div(out, y))))
-_defjvp(P.sin_p, lambda t, out, x: lax.mul(t, lax.cos(x)))
-_defjvp(P.cos_p, lambda t, out, x: lax.neg(lax.mul(t, lax.sin(x))))
-_defjvp(P.tanh_p, lambda t, out, x: lax.mul(t, jnp.subtract(1.0, lax.integer_pow(out, 2))))
-_defjvp(P.exp_p, lambda t, out, x: lax.mul(t, out))
-_defjvp(P.log_p, lambda t, out, x: lax.div(t, x))
-_defjvp(P.sqrt_p, lambda t, out, x: lax.div(t, jnp.multiply(2.0, out)))
+_defjvp(P.mul_p, lambda t, out, x, y: ops.mul(t, y), lambda t, out, x, y: ops.mul(x, t))
+_defjvp(P.div_p, lambda t, out, x, y: ops.div(t, y),
+        lambda t, out, x, y: ops.neg(ops.mul(t, ops.div(out, y))))
+_defjvp(P.sin_p, lambda t, out, x: ops.mul(t, ops.cos(x)))
+_defjvp(P.cos_p, lambda t, out, x: ops.neg(ops.mul(t, ops.sin(x))))
+_defjvp(P.tanh_p, lambda t, out, x: ops.mul(t, jnp.subtract(1.0, ops.integer_pow(out, 2))))
+_defjvp(P.exp_p, lambda t, out, x: ops.mul(t, out))
+_defjvp(P.log_p, lambda t, out, x: ops.div(t, x))
+_defjvp(P.sqrt_p, lambda t, out, x: ops.div(t, jnp.multiply(2.0, out)))
 
 
 def _integer_pow_partial(t, out, x, *, y):
@@ -191,8 +161,8 @@ def _integer_pow_partial(t, out, x, *, y):
     if y == 1:
         return t
     if y == 2:
-        return lax.mul(t, lax.add(x, x))
-    return lax.mul(t, lax.mul(lax.full_like(x, float(y)), lax.integer_pow(x, y - 1)))
+        return ops.mul(t, ops.add(x, x))
+    return ops.mul(t, ops.mul(ops.full_like(x, float(y)), ops.integer_pow(x, y - 1)))
 
 
 _defjvp(P.integer_pow_p, _integer_pow_partial)
@@ -207,22 +177,22 @@ def _max_jvp(primals, tangents):
     """
     x, y = primals
     if all(t is None for t in tangents):
-        return lax.max(x, y), None
+        return ops.max(x, y), None
     tx, ty = (instantiate(t, p) for t, p in zip(tangents, primals))
-    return lax.max(x, y), lax.select_n(lax.gt(x, y), ty, tx)
+    return ops.max(x, y), ops.select_n(ops.gt(x, y), ty, tx)
 
 
 jvp_rules[P.max_p] = _max_jvp
-_defjvp(P.dot_general_p, lambda t, out, x, y, **p: lax.dot_general(t, y, **p),
-        lambda t, out, x, y, **p: lax.dot_general(x, t, **p))
+_defjvp(P.dot_general_p, lambda t, out, x, y, **p: ops.dot_general(t, y, **p),
+        lambda t, out, x, y, **p: ops.dot_general(x, t, **p))
 
 
 def _select_n_jvp(primals, tangents):
     which, *cases = primals
-    out = lax.select_n(which, *cases)
+    out = ops.select_n(which, *cases)
     if all(t is None for t in tangents[1:]):
         return out, None
-    return out, lax.select_n(which, *[instantiate(t, c) for c, t in zip(cases, tangents[1:])])
+    return out, ops.select_n(which, *[instantiate(t, c) for c, t in zip(cases, tangents[1:])])
 
 
 jvp_rules[P.select_n_p] = _select_n_jvp
@@ -239,9 +209,9 @@ jvp_rules[P.lt_p] = partial(_no_tangent_jvp, P.lt_p)
 
 def _convert_jvp(primals, tangents, *, new_dtype):
     (x,), (t,) = primals, tangents
-    out = lax.convert_element_type(x, new_dtype)
+    out = ops.convert_element_type(x, new_dtype)
     float_to_float = np.dtype(new_dtype).kind == "f" and aval_of(x).dtype.kind == "f"
-    return out, lax.convert_element_type(t, new_dtype) if float_to_float else None
+    return out, ops.convert_element_type(t, new_dtype) if float_to_float else None
 
 
 jvp_rules[P.convert_element_type_p] = _convert_jvp
@@ -249,8 +219,8 @@ jvp_rules[P.convert_element_type_p] = _convert_jvp
 
 def _pad_jvp(primals, tangents, *, padding_config):
     (x, v), (tx, tv) = primals, tangents
-    t = lax.pad(instantiate(tx, x), instantiate(tv, v), padding_config)
-    return lax.pad(x, v, padding_config), t
+    t = ops.pad(instantiate(tx, x), instantiate(tv, v), padding_config)
+    return ops.pad(x, v, padding_config), t
 
 
 jvp_rules[P.pad_p] = _pad_jvp

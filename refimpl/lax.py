@@ -1,79 +1,44 @@
-"""`lax`: one-line wrappers that bind each primitive (data positional, params by
-keyword), a few helpers built from them, and the control-flow operators."""
-import numpy as np
+"""The user-facing `lax` namespace: the primitive wrappers of `ops` and the
+control-flow operators of `control`, under JAX's names.
 
-from . import primitives as P
-from .core import aval_of, bind
+A facade only: the code lives in those two modules, so that rule modules can
+import the wrappers without importing control flow (which imports them).
+"""
+from .control import cond, fori_loop, scan, while_loop
+from .ops import (
+                  add,
+                  broadcast_batch,
+                  broadcast_in_dim,
+                  concatenate,
+                  convert_element_type,
+                  cos,
+                  div,
+                  dot_general,
+                  exp,
+                  full_like,
+                  gt,
+                  integer_pow,
+                  log,
+                  lt,
+                  max,
+                  moveaxis,
+                  mul,
+                  neg,
+                  pad,
+                  reduce_sum,
+                  reshape,
+                  select_n,
+                  sin,
+                  slice,
+                  sqrt,
+                  sub,
+                  tanh,
+                  transpose,
+                  zeros,
+)
 
-
-def add(x, y): return bind(P.add_p, x, y)  # noqa: E704
-def sub(x, y): return bind(P.sub_p, x, y)  # noqa: E704
-def mul(x, y): return bind(P.mul_p, x, y)  # noqa: E704
-def div(x, y): return bind(P.div_p, x, y)  # noqa: E704
-def max(x, y): return bind(P.max_p, x, y)  # noqa: E704
-def gt(x, y): return bind(P.gt_p, x, y)  # noqa: E704
-def lt(x, y): return bind(P.lt_p, x, y)  # noqa: E704
-def neg(x): return bind(P.neg_p, x)  # noqa: E704
-def sin(x): return bind(P.sin_p, x)  # noqa: E704
-def cos(x): return bind(P.cos_p, x)  # noqa: E704
-def tanh(x): return bind(P.tanh_p, x)  # noqa: E704
-def exp(x): return bind(P.exp_p, x)  # noqa: E704
-def log(x): return bind(P.log_p, x)  # noqa: E704
-def sqrt(x): return bind(P.sqrt_p, x)  # noqa: E704
-def integer_pow(x, y): return bind(P.integer_pow_p, x, y=int(y))  # noqa: E704
-def select_n(which, *cases): return bind(P.select_n_p, which, *cases)  # noqa: E704
-def reduce_sum(x, axes): return bind(P.reduce_sum_p, x, axes=tuple(axes))  # noqa: E704
-def transpose(x, permutation): return bind(P.transpose_p, x, permutation=tuple(permutation))  # noqa: E704,E501
-def reshape(x, new_sizes): return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))  # noqa: E704
-def concatenate(xs, dimension): return bind(P.concatenate_p, *xs, dimension=dimension)  # noqa: E704,E501
-def pad(x, padding_value, padding_config): return bind(P.pad_p, x, padding_value, padding_config=tuple(padding_config))  # noqa: E704,E501
-
-
-def convert_element_type(x, new_dtype):
-    return bind(P.convert_element_type_p, x, new_dtype=np.dtype(new_dtype))
-
-
-def broadcast_in_dim(x, shape, broadcast_dimensions):
-    return bind(P.broadcast_in_dim_p, x, shape=tuple(shape),
-                broadcast_dimensions=tuple(broadcast_dimensions))
-
-
-def dot_general(x, y, dimension_numbers):
-    (lc, rc), (lb, rb) = dimension_numbers
-    dims = ((tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))
-    return bind(P.dot_general_p, x, y, dimension_numbers=dims)
-
-
-def slice(x, start_indices, limit_indices):
-    return bind(P.slice_p, x, start_indices=tuple(start_indices),
-                limit_indices=tuple(limit_indices))
-
-
-# ----------------------------------------------------------------------------- helpers
-
-def zeros(aval):
-    """Zeros of a given type, as one broadcast of a scalar literal (no array constant)."""
-    return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
-
-
-def full_like(x, value):
-    aval = aval_of(x)
-    return broadcast_in_dim(np.asarray(value, aval.dtype), aval.shape, ())
-
-
-def moveaxis(x, src, dst):
-    if src == dst:
-        return x
-    perm = [i for i in range(np.ndim(x)) if i != src]
-    perm.insert(dst, src)
-    return transpose(x, perm)
-
-
-def broadcast_batch(x, size, dim=0):
-    """Insert a new axis of length `size` at `dim` (an unbatched value made batched)."""
-    shape = list(np.shape(x))
-    shape.insert(dim, size)
-    return broadcast_in_dim(x, shape, [i for i in range(len(shape)) if i != dim])
-
-
-from .control import cond, fori_loop, scan, while_loop  # noqa: E402,F401
+__all__ = ["add", "broadcast_batch", "broadcast_in_dim", "concatenate", "convert_element_type",
+           "cos", "div", "dot_general", "exp", "full_like", "gt", "integer_pow", "log", "lt",
+           "max", "moveaxis", "mul", "neg", "pad", "reduce_sum", "reshape", "select_n", "sin",
+           "slice", "sqrt", "sub", "tanh", "transpose", "zeros",
+           "cond", "fori_loop", "scan", "while_loop"]

@@ -16,7 +16,7 @@ Higher-order primitives with both known and unknown operands are split by
 `partial_eval_jaxpr` does the same split to a closed program.
 Tests: tests/refimpl/test_refimpl_ops.py, test_refimpl_meta.py (cost).
 """
-from . import core
+from . import core, ops
 from .core import bind, using
 from .ir import Jaxpr, eval_jaxpr, memoized, typecheck
 from .jvp import JVPInterpreter
@@ -48,34 +48,28 @@ def linearize_flat(fun, primals):
     """`(primal outs, linear program, residuals)`; the program's inputs are
     the residuals then one tangent per primal, its outputs the out tangents."""
     lin = PartialStaging(core.current)
-    jvp_interp = JVPInterpreter(lin)
     tangents = [lin.new_arg(core.aval_of(p)) for p in primals]
     try:
-        with using(jvp_interp):
-            outs = fun(*[jvp_interp.wrap(p, t) for p, t in zip(primals, tangents)])
-        outs, outs_t = zip(*map(jvp_interp.lift, outs)) if outs else ((), ())
+        outs, outs_t = JVPInterpreter(lin).run(fun, primals, tangents)
         with using(lin):
-            outs_t = [lin.to_unknown(_zeros_like(p) if t is None else t)
+            outs_t = [lin.to_unknown(ops.zeros(core.aval_of(p)) if t is None else t)
                       for p, t in zip(outs, outs_t)]
         jaxpr, residuals = lin.build(tangents, outs_t)
     finally:
-        jvp_interp.alive = lin.alive = False
+        lin.alive = False
     return list(outs), jaxpr, residuals
-
-
-def _zeros_like(x):
-    from .lax import zeros
-    return zeros(core.aval_of(x))
 
 
 @memoized
 def partial_eval_jaxpr(jaxpr, unknowns, instantiate):
     """Split a closed program by which inputs are unknown.
 
-    Returns `(known, unknown, out_unknowns, num_res)`: `known` maps the known
+    Returns `(known, unknown, num_res, out_unknowns)`: `known` maps the known
     inputs to the known outputs followed by `num_res` residuals; `unknown` maps
     the residuals followed by the unknown inputs to the unknown outputs.
     Outputs flagged in `instantiate` are made unknown even if they are known.
+    The output mask comes last, as from `jvp_jaxpr` and `vmap_jaxpr`, so loop
+    and branch rules treat the three alike.
     """
     out = {}
 
@@ -96,7 +90,7 @@ def partial_eval_jaxpr(jaxpr, unknowns, instantiate):
         return [o for o in outs if not lin.owns(o)] + residuals
 
     known = stage_closed(known_fun, [a for a, uk in zip(jaxpr.in_avals, unknowns) if not uk])
-    return known, out["unknown"], out["uk"], out["num_res"]
+    return known, out["unknown"], out["num_res"], out["uk"]
 
 
 def reorder_invars(jaxpr, order):

@@ -12,7 +12,7 @@ import builtins
 
 import numpy as _np
 
-from . import core, lax
+from . import core, ops
 from . import primitives as P
 from .core import EVAL, ShapeError, Tracer, aval_of, bind, explain_eval_error
 
@@ -39,7 +39,7 @@ def _promote(xs):
 
 def _to_float(x):
     if isinstance(x, Tracer):
-        return lax.convert_element_type(x, _np.float64)
+        return ops.convert_element_type(x, _np.float64)
     return _np.asarray(x, _np.float64)
 
 
@@ -66,7 +66,7 @@ def broadcast_to(x, shape):
     lead = len(shape) - len(s)
     if lead < 0 or any(a not in (1, b) for a, b in zip(s, shape[lead:])):
         raise ShapeError(f"broadcast_to: cannot broadcast shape {s} to shape {shape}")
-    return lax.broadcast_in_dim(x, shape, range(lead, len(shape)))
+    return ops.broadcast_in_dim(x, shape, range(lead, len(shape)))
 
 
 def _elementwise(prim, name, *xs):
@@ -100,7 +100,7 @@ def where(condition, x, y):
         condition = not_equal_zero(condition)
     x, y = _promote([x, y])
     shape = broadcast_shapes("where", *[aval_of(v).shape for v in (condition, x, y)])
-    return lax.select_n(*[broadcast_to(v, shape) for v in (condition, y, x)])
+    return ops.select_n(*[broadcast_to(v, shape) for v in (condition, y, x)])
 
 
 def not_equal_zero(x):
@@ -117,7 +117,7 @@ def power(x, n):
                         f"\n  at {core.user_location()}")
     if _eager():
         return _numpy("integer_pow", P._integer_pow_impl, x, y=int(n))
-    return lax.integer_pow(_promote([x, 0.0])[0], int(n))
+    return ops.integer_pow(_promote([x, 0.0])[0], int(n))
 
 
 # ----------------------------------------------------------------------------- structural
@@ -134,7 +134,7 @@ def sum(x, axis=None, keepdims=False):
     axes = tuple(sorted(_axis("sum", a, len(shape)) for a in axes))
     if _eager():
         return _numpy("sum", _np.sum, x, axis=axes, keepdims=keepdims)
-    out = lax.reduce_sum(x, axes)
+    out = ops.reduce_sum(x, axes)
     return reshape(out, [1 if i in axes else d for i, d in enumerate(shape)]) if keepdims else out
 
 
@@ -146,7 +146,7 @@ def transpose(x, axes=None):
         raise ShapeError(f"transpose: axes {axes} are not a permutation of {ndim} dimensions")
     if _eager():
         return _np.transpose(x, axes)
-    return lax.transpose(x, axes)
+    return ops.transpose(x, axes)
 
 
 def reshape(x, shape):
@@ -160,7 +160,7 @@ def reshape(x, shape):
                          f"into shape {shape}")
     if _eager():
         return _np.reshape(x, shape)
-    return x if shape == aval_of(x).shape else lax.reshape(x, shape)
+    return x if shape == aval_of(x).shape else ops.reshape(x, shape)
 
 
 def expand_dims(x, axis):
@@ -172,7 +172,7 @@ def expand_dims(x, axis):
         return _np.expand_dims(x, tuple(axes))
     it = iter(shape)
     new = [1 if i in axes else next(it) for i in range(out_ndim)]
-    return lax.broadcast_in_dim(x, new, [i for i in range(out_ndim) if i not in axes])
+    return ops.broadcast_in_dim(x, new, [i for i in range(out_ndim) if i not in axes])
 
 
 def concatenate(arrays, axis=0):
@@ -184,7 +184,13 @@ def concatenate(arrays, axis=0):
     axis = _axis("concatenate", axis, avals[0].ndim)
     if _eager():
         return _numpy("concatenate", _np.concatenate, arrays, axis=axis)
-    return lax.concatenate(arrays, axis)
+    return ops.concatenate(arrays, axis)
+
+
+def _promoted_pair(a, b):
+    """The operands of a product, promoted to one dtype, and their types."""
+    a, b = _promote([a, b])
+    return a, b, aval_of(a), aval_of(b)
 
 
 def _contract_check(name, a, b, i, j):
@@ -196,8 +202,7 @@ def _contract_check(name, a, b, i, j):
 def matmul(a, b):
     if _eager():
         return _numpy("matmul", _np.matmul, a, b)
-    a, b = _promote([a, b])
-    sa, sb = aval_of(a), aval_of(b)
+    a, b, sa, sb = _promoted_pair(a, b)
     if sa.ndim == 0 or sb.ndim == 0:
         raise ShapeError(f"matmul: operands must not be scalars, got {sa} and {sb}")
     if sa.ndim == 1 or sb.ndim == 1:
@@ -207,25 +212,24 @@ def matmul(a, b):
     a = broadcast_to(a, batch + sa.shape[-2:])
     b = broadcast_to(b, batch + sb.shape[-2:])
     nb = len(batch)
-    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (range(nb), range(nb))))
+    return ops.dot_general(a, b, (((nb + 1,), (nb,)), (range(nb), range(nb))))
 
 
 def _matvec(a, b, sa, sb):
     """A vector times a stack of matrices: contract with the matrices' rows."""
     _contract_check("matmul", sa, sb, 0, -2)
-    return lax.dot_general(a, b, (((0,), (sb.ndim - 2,)), ((), ())))
+    return ops.dot_general(a, b, (((0,), (sb.ndim - 2,)), ((), ())))
 
 
 def dot(a, b):
     if _eager():
         return _numpy("dot", _np.dot, a, b)
-    a, b = _promote([a, b])
-    sa, sb = aval_of(a), aval_of(b)
+    a, b, sa, sb = _promoted_pair(a, b)
     if sa.ndim == 0 or sb.ndim == 0:
         return multiply(a, b)
     j = builtins.max(sb.ndim - 2, 0)
     _contract_check("dot", sa, sb, sa.ndim - 1, j)
-    return lax.dot_general(a, b, (((sa.ndim - 1,), (j,)), ((), ())))
+    return ops.dot_general(a, b, (((sa.ndim - 1,), (j,)), ((), ())))
 
 
 def stack(arrays, axis=0):
@@ -262,7 +266,7 @@ def _getitem(x, index):
         else:
             j = _axis("indexing", int(i), d)
             start, limit, keep = start + [j], limit + [j + 1], keep + [False]
-    out = lax.slice(x, start, limit)
+    out = ops.slice(x, start, limit)
     return reshape(out, [hi - lo for lo, hi, k in zip(start, limit, keep) if k])
 
 

@@ -37,35 +37,40 @@ def _elementwise_cost(eqn):
     return sum(v.aval.size for v in eqn.outvars)
 
 
-def _def_elementwise(name, impl, source, shape=_elementwise_shape, **kw):
-    prim = primitive(name)
+def _def_elementwise(name, impl, source, shape=_elementwise_shape, transposable=True, **kw):
+    prim = primitive(name, transposable=transposable)
     prim.impl, prim.source, prim.cost = impl, source, _elementwise_cost
     prim.shape_rule = partial(shape, name, **kw)
     return prim
 
 
+# A nonlinear primitive (or one with a boolean result) never receives a tangent:
+# its JVP rule builds the tangent from linear primitives (or gives none), so
+# reverse mode needs no transpose rule for it.
+_def_nonlinear = partial(_def_elementwise, transposable=False)
+
 add_p = _def_elementwise("add", np.add, "np.add({0}, {1})")
 sub_p = _def_elementwise("sub", np.subtract, "np.subtract({0}, {1})")
 mul_p = _def_elementwise("mul", np.multiply, "np.multiply({0}, {1})")
 div_p = _def_elementwise("div", np.divide, "np.divide({0}, {1})", _float_only)
-max_p = _def_elementwise("max", np.maximum, "np.maximum({0}, {1})")
+max_p = _def_nonlinear("max", np.maximum, "np.maximum({0}, {1})")
 neg_p = _def_elementwise("neg", np.negative, "np.negative({0})")
-sin_p = _def_elementwise("sin", np.sin, "np.sin({0})", _float_only)
-cos_p = _def_elementwise("cos", np.cos, "np.cos({0})", _float_only)
-tanh_p = _def_elementwise("tanh", np.tanh, "np.tanh({0})", _float_only)
-exp_p = _def_elementwise("exp", np.exp, "np.exp({0})", _float_only)
-log_p = _def_elementwise("log", np.log, "np.log({0})", _float_only)
-sqrt_p = _def_elementwise("sqrt", np.sqrt, "np.sqrt({0})", _float_only)
-gt_p = _def_elementwise("gt", np.greater, "np.greater({0}, {1})", out_dtype=np.bool_)
-lt_p = _def_elementwise("lt", np.less, "np.less({0}, {1})", out_dtype=np.bool_)
+sin_p = _def_nonlinear("sin", np.sin, "np.sin({0})", _float_only)
+cos_p = _def_nonlinear("cos", np.cos, "np.cos({0})", _float_only)
+tanh_p = _def_nonlinear("tanh", np.tanh, "np.tanh({0})", _float_only)
+exp_p = _def_nonlinear("exp", np.exp, "np.exp({0})", _float_only)
+log_p = _def_nonlinear("log", np.log, "np.log({0})", _float_only)
+sqrt_p = _def_nonlinear("sqrt", np.sqrt, "np.sqrt({0})", _float_only)
+gt_p = _def_nonlinear("gt", np.greater, "np.greater({0}, {1})", out_dtype=np.bool_)
+lt_p = _def_nonlinear("lt", np.less, "np.less({0}, {1})", out_dtype=np.bool_)
 
 
 def _integer_pow_impl(x, *, y):
     return np.power(x, y) if y >= 0 else 1.0 / np.power(x, -y)
 
 
-integer_pow_p = _def_elementwise("integer_pow", _integer_pow_impl,
-                                 "_impl({0}, y={y})", _float_only)
+integer_pow_p = _def_nonlinear("integer_pow", _integer_pow_impl,
+                               "{impl}({0}, y={y})", _float_only)
 
 
 def _select_n_shape(which, *cases):
@@ -93,7 +98,7 @@ def _convert_impl(x, *, new_dtype):
 
 
 convert_element_type_p = _def_elementwise("convert_element_type", _convert_impl,
-                                          "_impl({0}, new_dtype=np.{new_dtype})")
+                                          "{impl}({0}, new_dtype=np.{new_dtype})")
 convert_element_type_p.shape_rule = _convert_shape
 
 # ----------------------------------------------------------------------------- structural
@@ -171,7 +176,7 @@ def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions):
 
 broadcast_in_dim_p = _def_structural(
     "broadcast_in_dim", _broadcast_in_dim_shape, _broadcast_in_dim_impl,
-    "_impl({0}, shape={shape}, broadcast_dimensions={broadcast_dimensions})")
+    "{impl}({0}, shape={shape}, broadcast_dimensions={broadcast_dimensions})")
 
 
 def _concatenate_shape(*xs, dimension):
@@ -208,7 +213,7 @@ def _slice_impl(x, *, start_indices, limit_indices):
 
 
 slice_p = _def_structural("slice", _slice_shape, _slice_impl,
-                          "_impl({0}, start_indices={start_indices}, "
+                          "{impl}({0}, start_indices={start_indices}, "
                           "limit_indices={limit_indices})")
 
 
@@ -224,7 +229,7 @@ def _pad_impl(x, padding_value, *, padding_config):
     return np.pad(x, widths, constant_values=padding_value)
 
 
-pad_p = _def_structural("pad", _pad_shape, _pad_impl, "_impl({0}, {1}, "
+pad_p = _def_structural("pad", _pad_shape, _pad_impl, "{impl}({0}, {1}, "
                         "padding_config={padding_config})")
 
 # ----------------------------------------------------------------------------- dot_general
@@ -267,8 +272,12 @@ def _dot_general_cost(eqn):
     return eqn.outvars[0].aval.size * int(np.prod([x.shape[a] for a in lc], dtype=np.int64))
 
 
-dot_general_p = _def_structural("dot_general", _dot_general_shape, _dot_general_impl, None)
-dot_general_p.cost = _dot_general_cost
+def _dot_general_source(eqn, ins):
+    spec = einsum_spec(eqn.invars[0].aval.ndim, eqn.invars[1].aval.ndim,
+                       eqn.params["dimension_numbers"])
+    return f"np.einsum({spec!r}, {ins[0]}, {ins[1]})"
 
-for _p in (integer_pow_p, convert_element_type_p, broadcast_in_dim_p, slice_p, pad_p):
-    _p.source = _p.source.replace("_impl(", f"_impl_{_p.name}(")
+
+dot_general_p = _def_structural("dot_general", _dot_general_shape, _dot_general_impl,
+                                _dot_general_source)
+dot_general_p.cost = _dot_general_cost

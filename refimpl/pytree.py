@@ -3,6 +3,9 @@
 A treedef is a hashable nested tuple, so it can be part of jit's cache key.
 `broadcast_prefix` expands a prefix tree (vmap's in_axes/out_axes) to one
 entry per leaf; `None` in a prefix is a leaf ("not mapped"), as in JAX.
+Interpreters work on flat lists of values, so every transformation turns the
+user's function of pytrees into a flat one with `flatten_fun`, and picks the
+arguments it transforms with `argnums_tuple` and `partial_args`.
 """
 LEAF = "*"
 
@@ -69,3 +72,44 @@ def _broadcast(p, td, out, what):
                          f"({len(children)} children)")
     for c, sub in zip(p, children):
         _broadcast(c, sub, out, what)
+
+
+# ----------------------------------------------------------------------------- functions
+
+def flatten_fun(fun, in_tree):
+    """`fun` as a function of flat leaves, and a thunk that returns its output tree.
+
+    The output tree is known only once `fun` has run, hence the thunk (as in
+    Autodidax); callers run the flat function once before calling it.
+    """
+    out_tree = []
+
+    def flat_fun(*leaves):
+        outs, tree = tree_flatten(fun(*tree_unflatten(in_tree, leaves)))
+        out_tree.append(tree)
+        return outs
+
+    return flat_fun, lambda: out_tree[0]
+
+
+def argnums_tuple(argnums):
+    """`argnums` (grad) or `static_argnums` (jit, make_jaxpr) as a tuple: JAX takes an int too."""
+    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+
+def dynamic_positions(args, static_argnums):
+    """The positions of `args` that are not static (a static index may be negative)."""
+    static = {i % len(args) for i in static_argnums} if args else set()
+    return [i for i in range(len(args)) if i not in static]
+
+
+def partial_args(fun, args, free):
+    """`fun` as a function of the arguments at positions `free` (in that order),
+    the others fixed to their values in `args`."""
+    def partial_fun(*values):
+        full = list(args)
+        for i, v in zip(free, values):
+            full[i] = v
+        return fun(*full)
+
+    return partial_fun

@@ -13,6 +13,7 @@ tests/refimpl/test_refimpl_transforms.py, test_refimpl_errors.py.
 from . import core
 from .core import ConcretizationError, Interpreter, Tracer, check_alive, using
 from .ir import Eqn, Jaxpr, Literal, Var, simplify, typecheck
+from .pytree import argnums_tuple, dynamic_positions, flatten_fun, partial_args, tree_flatten
 
 
 class StagedTracer(Tracer):
@@ -91,8 +92,31 @@ def stage(fun, in_avals, what="jit"):
         interp.alive = False
 
 
+def stage_tree_fun(fun, in_tree, in_avals, what):
+    """Stage a function of pytrees (leaves typed `in_avals`); returns
+    `(jaxpr, captured, out_tree)`."""
+    flat_fun, out_tree = flatten_fun(fun, in_tree)
+    jaxpr, captured = stage(flat_fun, in_avals, what)
+    return jaxpr, captured, out_tree()
+
+
 def stage_closed(fun, in_avals):
     """Stage a function known to capture nothing (it only interprets closed programs)."""
     jaxpr, captured = stage(fun, in_avals, "a transformed program")
     assert not captured, captured
     return jaxpr
+
+
+def make_jaxpr(fun, static_argnums=()):
+    """`make_jaxpr(f)(*args)`: the typed program `f` stages to on `args`' types."""
+    static = argnums_tuple(static_argnums)
+
+    def traced(*args):
+        dynamic = dynamic_positions(args, static)
+        flat, tree = tree_flatten(tuple(args[i] for i in dynamic))
+        jaxpr, captured, _ = stage_tree_fun(partial_args(fun, args, dynamic), tree,
+                                            [core.aval_of(x) for x in flat], "make_jaxpr")
+        k = len(captured)
+        return Jaxpr(jaxpr.invars[k:], jaxpr.eqns, jaxpr.outvars, jaxpr.invars[:k], captured)
+
+    return traced

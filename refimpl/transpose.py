@@ -17,27 +17,22 @@ Tests: tests/refimpl/test_refimpl_ops.py, test_refimpl_meta.py (cost).
 """
 import numpy as np
 
-from . import lax
+from . import ops
 from . import primitives as P
 from .core import ShapeError, aval_of, bind, check_call, user_location
 from .ir import Literal, Var, memoized
 from .linearize import linearize_flat
-from .pytree import tree_flatten, tree_unflatten
+from .pytree import argnums_tuple, flatten_fun, partial_args, tree_flatten, tree_unflatten
 from .staging import stage_closed
 
 transpose_rules = {}
 
 
-class UndefinedPrimal:
-    """Stands for a linear operand in a transpose rule: only its type is known."""
+class UndefinedPrimal(Var):
+    """Stands for a linear operand in a transpose rule: like a variable of the
+    program, only its type is known."""
 
-    __slots__ = ("aval",)
-
-    def __init__(self, aval):
-        self.aval = aval
-
-    shape = property(lambda self: self.aval.shape)
-    ndim = property(lambda self: self.aval.ndim)
+    __slots__ = ()
 
 
 def is_linear(x):
@@ -66,7 +61,7 @@ def backward_pass(jaxpr, linear, args, cts_out):
 
     def accumulate(v, ct):
         if ct is not None and isinstance(v, Var) and id(v) in lin:
-            cts[id(v)] = ct if id(v) not in cts else lax.add(cts[id(v)], ct)
+            cts[id(v)] = ct if id(v) not in cts else ops.add(cts[id(v)], ct)
 
     for v, ct in zip(jaxpr.outvars, cts_out):
         accumulate(v, ct)
@@ -97,7 +92,7 @@ def transpose_jaxpr(jaxpr, linear, ct_nonzero=None):
         it, cts = iter(args[:k]), iter(args[k:])
         ins = [None if is_lin else next(it) for is_lin in linear]
         cts = backward_pass(jaxpr, linear, ins, [next(cts) if nz else None for nz in ct_nonzero])
-        return [lax.zeros(a) if c is None else c
+        return [ops.zeros(a) if c is None else c
                 for c, a, is_lin in zip(cts, jaxpr.in_avals, linear) if is_lin]
 
     ct_avals = [a for a, nz in zip(jaxpr.out_avals, ct_nonzero) if nz]
@@ -110,49 +105,36 @@ def vjp(fun, *primals):
     """`(fun(*primals), vjp_fun)`; `vjp_fun(ct)` returns one cotangent per primal."""
     check_call(fun, primals)
     flat, in_tree = tree_flatten(primals)
-    out_tree = []
-
-    def flat_fun(*args):
-        out, tree = tree_flatten(fun(*tree_unflatten(in_tree, args)))
-        out_tree.append(tree)
-        return out
-
+    flat_fun, out_tree = flatten_fun(fun, in_tree)
     outs, jaxpr, residuals = linearize_flat(flat_fun, flat)
     n_res = len(residuals)
 
     def vjp_fun(ct):
         cts, tree = tree_flatten(ct)
-        if tree != out_tree[0] or any(aval_of(c).shape != aval_of(o).shape
+        if tree != out_tree() or any(aval_of(c).shape != aval_of(o).shape
                                       for c, o in zip(cts, outs)):
             raise ShapeError(f"vjp: the cotangent's structure or shapes do not match the output "
                              f"({[str(aval_of(o)) for o in outs]})")
-        cts = [lax.convert_element_type(c, np.float64) if aval_of(c).dtype.kind != "f" else c
+        cts = [ops.convert_element_type(c, np.float64) if aval_of(c).dtype.kind != "f" else c
                for c in cts]
         linear = [False] * n_res + [True] * len(flat)
         cts_in = backward_pass(jaxpr, linear, residuals + [None] * len(flat), cts)[n_res:]
-        cts_in = [lax.zeros(aval_of(p)) if c is None else c for c, p in zip(cts_in, flat)]
+        cts_in = [ops.zeros(aval_of(p)) if c is None else c for c, p in zip(cts_in, flat)]
         return tree_unflatten(in_tree, cts_in)
 
-    return tree_unflatten(out_tree[0], outs), vjp_fun
+    return tree_unflatten(out_tree(), outs), vjp_fun
 
 
 def grad(fun, argnums=0):
     """The gradient of a scalar-valued `fun` with respect to the `argnums` arguments."""
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    nums = argnums_tuple(argnums)
 
     def grad_fun(*args):
         if any(not -len(args) <= i < len(args) for i in nums):
             raise TypeError(f"grad: argnums={argnums} but the function was called with "
                             f"{len(args)} argument(s)\n  at {user_location()}")
         check_call(fun, args)
-
-        def partial_fun(*diff):
-            full = list(args)
-            for i, d in zip(nums, diff):
-                full[i] = d
-            return fun(*full)
-
-        out, vjp_fun = vjp(partial_fun, *[args[i] for i in nums])
+        out, vjp_fun = vjp(partial_args(fun, args, nums), *[args[i] for i in nums])
         if not hasattr(out, "shape") and not isinstance(out, float) or aval_of(out).shape != ():
             raise TypeError(f"grad requires a function with a scalar output, but it returned "
                             f"{_describe(out)}\n  at {user_location()}")
@@ -172,14 +154,14 @@ def _describe(x):
 # ----------------------------------------------------------------------------- rules
 
 transpose_rules[P.add_p] = lambda ct, x, y: [ct, ct]
-transpose_rules[P.sub_p] = lambda ct, x, y: [ct, lax.neg(ct)]
-transpose_rules[P.neg_p] = lambda ct, x: [lax.neg(ct)]
+transpose_rules[P.sub_p] = lambda ct, x, y: [ct, ops.neg(ct)]
+transpose_rules[P.neg_p] = lambda ct, x: [ops.neg(ct)]
 
 
 def _mul_transpose(ct, x, y):
     if is_linear(x) and is_linear(y):
         raise NotImplementedError("mul of two linear values is not linear")
-    return [lax.mul(ct, y), None] if is_linear(x) else [None, lax.mul(x, ct)]
+    return [ops.mul(ct, y), None] if is_linear(x) else [None, ops.mul(x, ct)]
 
 
 transpose_rules[P.mul_p] = _mul_transpose
@@ -187,14 +169,14 @@ transpose_rules[P.mul_p] = _mul_transpose
 
 def _div_transpose(ct, x, y):
     assert not is_linear(y), "div is linear only in its numerator"
-    return [lax.div(ct, y), None]
+    return [ops.div(ct, y), None]
 
 
 transpose_rules[P.div_p] = _div_transpose
 
 
 def _convert_transpose(ct, x, *, new_dtype):
-    return [lax.convert_element_type(ct, x.aval.dtype)]
+    return [ops.convert_element_type(ct, x.aval.dtype)]
 
 
 transpose_rules[P.convert_element_type_p] = _convert_transpose
@@ -202,7 +184,7 @@ transpose_rules[P.convert_element_type_p] = _convert_transpose
 
 def _reduce_sum_transpose(ct, x, *, axes):
     kept = [i for i in range(len(x.shape)) if i not in axes]
-    return [lax.broadcast_in_dim(ct, x.shape, kept)]
+    return [ops.broadcast_in_dim(ct, x.shape, kept)]
 
 
 transpose_rules[P.reduce_sum_p] = _reduce_sum_transpose
@@ -212,19 +194,19 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
     dims = broadcast_dimensions
     summed = [i for i in range(len(shape)) if i not in dims]
     summed += [d for i, d in enumerate(dims) if x.shape[i] == 1 and shape[d] != 1]
-    out = lax.reduce_sum(ct, sorted(summed)) if summed else ct
-    return [lax.reshape(out, x.shape) if aval_of(out).shape != x.shape else out]
+    out = ops.reduce_sum(ct, sorted(summed)) if summed else ct
+    return [ops.reshape(out, x.shape) if aval_of(out).shape != x.shape else out]
 
 
 transpose_rules[P.broadcast_in_dim_p] = _broadcast_in_dim_transpose
 
 
 def _transpose_transpose(ct, x, *, permutation):
-    return [lax.transpose(ct, np.argsort(permutation).tolist())]
+    return [ops.transpose(ct, np.argsort(permutation).tolist())]
 
 
 transpose_rules[P.transpose_p] = _transpose_transpose
-transpose_rules[P.reshape_p] = lambda ct, x, *, new_sizes: [lax.reshape(ct, x.shape)]
+transpose_rules[P.reshape_p] = lambda ct, x, *, new_sizes: [ops.reshape(ct, x.shape)]
 
 
 def _concatenate_transpose(ct, *xs, dimension):
@@ -236,7 +218,7 @@ def _concatenate_transpose(ct, *xs, dimension):
             lo[dimension] = start
             hi = list(aval_of(ct).shape)
             hi[dimension] = start + size
-            outs.append(lax.slice(ct, lo, hi))
+            outs.append(ops.slice(ct, lo, hi))
         else:
             outs.append(None)
         start += size
@@ -248,7 +230,7 @@ transpose_rules[P.concatenate_p] = _concatenate_transpose
 
 def _slice_transpose(ct, x, *, start_indices, limit_indices):
     config = [(s, d - l, 0) for s, l, d in zip(start_indices, limit_indices, x.shape)]
-    return [lax.pad(ct, np.zeros((), x.aval.dtype), config)]
+    return [ops.pad(ct, np.zeros((), x.aval.dtype), config)]
 
 
 transpose_rules[P.slice_p] = _slice_transpose
@@ -257,9 +239,9 @@ transpose_rules[P.slice_p] = _slice_transpose
 def _pad_transpose(ct, x, v, *, padding_config):
     lo = [p[0] for p in padding_config]
     hi = [d - p[1] for d, p in zip(aval_of(ct).shape, padding_config)]
-    ct_v = lax.sub(lax.reduce_sum(ct, range(len(lo))),
-                   lax.reduce_sum(lax.slice(ct, lo, hi), range(len(lo))))
-    return [lax.slice(ct, lo, hi) if is_linear(x) else None, ct_v if is_linear(v) else None]
+    ct_v = ops.sub(ops.reduce_sum(ct, range(len(lo))),
+                   ops.reduce_sum(ops.slice(ct, lo, hi), range(len(lo))))
+    return [ops.slice(ct, lo, hi) if is_linear(x) else None, ct_v if is_linear(v) else None]
 
 
 transpose_rules[P.pad_p] = _pad_transpose
@@ -267,8 +249,8 @@ transpose_rules[P.pad_p] = _pad_transpose
 
 def _select_n_transpose(ct, which, *cases):
     assert not is_linear(which)
-    zeros = lax.zeros(aval_of(ct))
-    return [None] + [lax.select_n(which, *[ct if j == i else zeros for j in range(len(cases))])
+    zeros = ops.zeros(aval_of(ct))
+    return [None] + [ops.select_n(which, *[ct if j == i else zeros for j in range(len(cases))])
                      if is_linear(c) else None for i, c in enumerate(cases)]
 
 
@@ -296,7 +278,7 @@ def _dot_general_transpose_lhs(ct, x, y, *, dimension_numbers, swap_ans=False):
     dims = ((ans_y, tuple(y_kept)), (ans_batch, tuple(y_batch)))
     x_contract_by_y = [x_contract[i] for i in np.argsort(y_contract)]
     out_axes = np.argsort(list(x_batch) + x_kept + x_contract_by_y).tolist()
-    return lax.transpose(lax.dot_general(ct, y, dims), out_axes)
+    return ops.transpose(ops.dot_general(ct, y, dims), out_axes)
 
 
 def _dot_general_transpose(ct, x, y, *, dimension_numbers):

@@ -15,12 +15,11 @@ from functools import partial
 
 import numpy as np
 
-from . import core, lax
-from . import core as C
+from . import core, ops
 from . import primitives as P
-from .core import ConcretizationError, Interpreter, ShapedArray, Tracer, aval_of, bind, using
+from .core import ConcretizationError, PairInterpreter, ShapedArray, Tracer, aval_of, bind
 from .ir import eval_jaxpr, memoized
-from .pytree import broadcast_prefix, tree_flatten, tree_unflatten
+from .pytree import broadcast_prefix, flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
 
 vmap_rules = {}
@@ -43,68 +42,42 @@ class BatchTracer(Tracer):
             f"one concrete value (an `if`, bool(), float(), ...); it has a different value per "
             f"example. Use numpy.where or lax.cond, which vmap can batch.")
 
+    def parts(self):
+        return self.val, self.bdim
 
-class BatchInterpreter(Interpreter):
+
+class BatchInterpreter(PairInterpreter):
+    tracer, rules, kind = BatchTracer, vmap_rules, "vmap"
+
     def __init__(self, prev, axis_size):
-        self.prev, self.axis_size = prev, axis_size
+        super().__init__(prev)
+        self.axis_size = axis_size
 
-    def lift(self, x):
-        if isinstance(x, BatchTracer) and x.interp is self:
-            return x.val, x.bdim
-        if isinstance(x, Tracer):
-            C.check_alive(x)
-        return x, None
-
-    def wrap(self, val, bdim):
-        return val if bdim is None else BatchTracer(self, val, bdim)
-
-    def process(self, prim, args, params):
-        vals, dims = zip(*map(self.lift, args)) if args else ((), ())
-        with using(self.prev):
-            if all(d is None for d in dims):
-                return bind(prim, *vals, **params)
-            rule = vmap_rules.get(prim)
-            if rule is None:
-                raise NotImplementedError(f"no vmap rule for {prim.name}")
-            out, out_dim = rule(self.axis_size, vals, dims, **params)
-        if prim.multiple_results:
-            return [self.wrap(v, d) for v, d in zip(out, out_dim)]
-        return self.wrap(out, out_dim)
+    def apply_rule(self, rule, vals, dims, params):
+        return rule(self.axis_size, vals, dims, **params)
 
 
 def vmap_flat(fun, size, vals, dims):
     """Batch a flat function; returns the outputs and their batch dims."""
-    interp = BatchInterpreter(core.current, size)
-    try:
-        with using(interp):
-            outs = fun(*[interp.wrap(v, d) for v, d in zip(vals, dims)])
-        return tuple(zip(*map(interp.lift, outs))) or ((), ())
-    finally:
-        interp.alive = False
+    return BatchInterpreter(core.current, size).run(fun, vals, dims)
 
 
 def vmap(fun, in_axes=0, out_axes=0):
     """Map `fun` over an axis of its inputs, as one batched computation."""
     def batched(*args):
-        C.check_call(fun, args)
+        core.check_call(fun, args)
         flat, tree = tree_flatten(args)
         axes = broadcast_prefix(in_axes, tree)
         axes = [None if a is None else _norm_axis(a, v) for a, v in zip(axes, flat)]
         size = _axis_size(flat, axes)
-        out_tree = []
-
-        def flat_fun(*xs):
-            out, t = tree_flatten(fun(*tree_unflatten(tree, xs)))
-            out_tree.append(t)
-            return out
-
+        flat_fun, out_tree = flatten_fun(fun, tree)
         outs, dims = vmap_flat(flat_fun, size, flat, axes)
-        o_axes = broadcast_prefix(out_axes, out_tree[0], "out_axes")
+        o_axes = broadcast_prefix(out_axes, out_tree(), "out_axes")
         # An output's result rank is its unbatched rank + 1; `o` already has
         # the batch axis where `d` is not None.
         outs = [_move_out(o, d, None if a is None else _norm_axis(a, o, int(d is None)), size)
                 for o, d, a in zip(outs, dims, o_axes)]
-        return tree_unflatten(out_tree[0], outs)
+        return tree_unflatten(out_tree(), outs)
     return batched
 
 
@@ -131,7 +104,7 @@ def _move_out(x, bdim, axis, size):
             raise ValueError(f"vmap: out_axes=None for an output that is batched"
                              f"\n  at {core.user_location()}")
         return x
-    return lax.broadcast_batch(x, size, axis) if bdim is None else lax.moveaxis(x, bdim, axis)
+    return ops.broadcast_batch(x, size, axis) if bdim is None else ops.moveaxis(x, bdim, axis)
 
 
 @memoized
@@ -157,7 +130,7 @@ def vmap_jaxpr(jaxpr, size, batched, instantiate):
 
 def to_front(x, bdim, size):
     """Move the batch axis to 0, broadcasting an unbatched value."""
-    return lax.broadcast_batch(x, size) if bdim is None else lax.moveaxis(x, bdim, 0)
+    return ops.broadcast_batch(x, size) if bdim is None else ops.moveaxis(x, bdim, 0)
 
 
 def _elementwise_batch(prim, size, vals, dims, **params):
@@ -173,31 +146,31 @@ for _p in (P.add_p, P.sub_p, P.mul_p, P.div_p, P.max_p, P.neg_p, P.sin_p, P.cos_
 
 
 def _reduce_sum_batch(size, vals, dims, *, axes):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.reduce_sum(x, [a + 1 for a in axes]), 0
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.reduce_sum(x, [a + 1 for a in axes]), 0
 
 
 vmap_rules[P.reduce_sum_p] = _reduce_sum_batch
 
 
 def _transpose_batch(size, vals, dims, *, permutation):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.transpose(x, [0] + [p + 1 for p in permutation]), 0
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.transpose(x, [0] + [p + 1 for p in permutation]), 0
 
 
 vmap_rules[P.transpose_p] = _transpose_batch
 
 
 def _reshape_batch(size, vals, dims, *, new_sizes):
-    return lax.reshape(lax.moveaxis(vals[0], dims[0], 0), (size,) + new_sizes), 0
+    return ops.reshape(ops.moveaxis(vals[0], dims[0], 0), (size,) + new_sizes), 0
 
 
 vmap_rules[P.reshape_p] = _reshape_batch
 
 
 def _broadcast_in_dim_batch(size, vals, dims, *, shape, broadcast_dimensions):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.broadcast_in_dim(x, (size,) + shape,
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.broadcast_in_dim(x, (size,) + shape,
                                 (0,) + tuple(d + 1 for d in broadcast_dimensions)), 0
 
 
@@ -205,15 +178,15 @@ vmap_rules[P.broadcast_in_dim_p] = _broadcast_in_dim_batch
 
 
 def _concatenate_batch(size, vals, dims, *, dimension):
-    return lax.concatenate([to_front(v, d, size) for v, d in zip(vals, dims)], dimension + 1), 0
+    return ops.concatenate([to_front(v, d, size) for v, d in zip(vals, dims)], dimension + 1), 0
 
 
 vmap_rules[P.concatenate_p] = _concatenate_batch
 
 
 def _slice_batch(size, vals, dims, *, start_indices, limit_indices):
-    x = lax.moveaxis(vals[0], dims[0], 0)
-    return lax.slice(x, (0,) + start_indices, (size,) + limit_indices), 0
+    x = ops.moveaxis(vals[0], dims[0], 0)
+    return ops.slice(x, (0,) + start_indices, (size,) + limit_indices), 0
 
 
 vmap_rules[P.slice_p] = _slice_batch
@@ -223,7 +196,7 @@ def _pad_batch(size, vals, dims, *, padding_config):
     (x, v), (dx, dv) = vals, dims
     if dv is not None:
         raise NotImplementedError("vmap of pad with a batched padding value")
-    return lax.pad(lax.moveaxis(x, dx, 0), v, ((0, 0, 0),) + tuple(padding_config)), 0
+    return ops.pad(ops.moveaxis(x, dx, 0), v, ((0, 0, 0),) + tuple(padding_config)), 0
 
 
 vmap_rules[P.pad_p] = _pad_batch
@@ -234,15 +207,15 @@ def _dot_general_batch(size, vals, dims, *, dimension_numbers):
     (lc, rc), (lb, rb) = dimension_numbers
     shift = lambda axes: tuple(a + 1 for a in axes)  # noqa: E731
     if dx is not None and dy is not None:
-        x, y = lax.moveaxis(x, dx, 0), lax.moveaxis(y, dy, 0)
+        x, y = ops.moveaxis(x, dx, 0), ops.moveaxis(y, dy, 0)
         dn = ((shift(lc), shift(rc)), ((0,) + shift(lb), (0,) + shift(rb)))
-        return lax.dot_general(x, y, dn), 0
+        return ops.dot_general(x, y, dn), 0
     if dx is not None:
-        x = lax.moveaxis(x, dx, 0)
-        return lax.dot_general(x, y, ((shift(lc), rc), (shift(lb), rb))), len(lb)
-    y = lax.moveaxis(y, dy, 0)
+        x = ops.moveaxis(x, dx, 0)
+        return ops.dot_general(x, y, ((shift(lc), rc), (shift(lb), rb))), len(lb)
+    y = ops.moveaxis(y, dy, 0)
     x_free = np.ndim(x) - len(lc) - len(lb)
-    return lax.dot_general(x, y, ((lc, shift(rc)), (lb, shift(rb)))), len(lb) + x_free
+    return ops.dot_general(x, y, ((lc, shift(rc)), (lb, shift(rb)))), len(lb) + x_free
 
 
 vmap_rules[P.dot_general_p] = _dot_general_batch

@@ -149,7 +149,7 @@ def test_jit_is_lazy_and_composes_by_transforming_its_program():
 
 
 def test_jit_compiles_to_numpy_source():
-    from refimpl.jit import compiled
+    from refimpl.compiler import compiled
     jaxpr = R.make_jaxpr(lambda x: jnp.sum(jnp.sin(x) * 2.0))(X)
     source = compiled(jaxpr).source
     assert "np.sin(" in source and "def compiled(" in source

@@ -1,0 +1,67 @@
+"""Compile a closed program to one Python function of NumPy calls (jit's backend).
+
+Each equation becomes one line `outs = <source>`: the primitive's `source`
+template filled with the operands' names, its params and `{impl}` (the name
+its NumPy `impl` has in the compiled function's globals), or a call of its
+`impl` with the params bound when it has no template (higher-order
+primitives).  The text is `exec`ed once and the function cached on the
+program, so a program run many times (a jitted call, a loop body) is
+compiled once.  Tests: tests/refimpl/test_refimpl_transforms.py.
+"""
+import functools
+import math
+
+import numpy as np
+
+from .core import PRIMITIVES
+from .ir import Literal
+
+
+def compiled(jaxpr):
+    """The Python function compiled from `jaxpr` (cached on it)."""
+    fn = jaxpr.__dict__.get("_compiled")
+    if fn is None:
+        fn = jaxpr._compiled = _compile(jaxpr)
+    return fn
+
+
+def _compile(jaxpr):
+    namespace = {"np": np, **{f"_impl_{p.name}": p.impl for p in PRIMITIVES}}
+    names = {}
+
+    def name(v):
+        if isinstance(v, Literal):
+            if v.aval.shape == () and math.isfinite(v.val.item()):
+                return repr(v.val.item())
+            namespace[f"_c{len(namespace)}"] = v.val
+            return f"_c{len(namespace) - 1}"
+        return names.setdefault(id(v), f"v{len(names)}")
+
+    params = ", ".join(map(name, jaxpr.invars))
+    lines = [f"def compiled({params}):"]
+    for i, eqn in enumerate(jaxpr.eqns):
+        rhs = _rhs(eqn, list(map(name, eqn.invars)), i, namespace)
+        lines.append(f"    {_lhs(eqn, name)} = {rhs}")
+    lines.append(f"    return [{', '.join(map(name, jaxpr.outvars))}]")
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, "<refimpl.jit>", "exec"), namespace)
+    namespace["compiled"].source = source
+    return namespace["compiled"]
+
+
+def _lhs(eqn, name):
+    outs = ", ".join(map(name, eqn.outvars))
+    if not eqn.primitive.multiple_results:
+        return outs
+    return "_" if not eqn.outvars else outs + ("," if len(eqn.outvars) == 1 else "")
+
+
+def _rhs(eqn, ins, i, namespace):
+    src = eqn.primitive.source
+    if callable(src):
+        return src(eqn, ins)
+    if src is not None:
+        return src.format(*ins, args=", ".join(ins), impl=f"_impl_{eqn.primitive.name}",
+                          **eqn.params)
+    namespace[f"_p{i}"] = functools.partial(eqn.primitive.impl, **eqn.params)
+    return f"_p{i}({', '.join(ins)})"
