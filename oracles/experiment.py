@@ -3,7 +3,7 @@
 An `Experiment` is a module source (the program `f`, any wrapper such as
 `check` that applies a transformation, and exact constant literals), a call
 expression, and the arrays that call takes.  `run(sut)` execs the source with
-`sut` bound and evaluates the call under a time limit; the reproducer prints
+`sut` bound and evaluates the call within `sut.timeout` seconds; the reproducer prints
 the same source and call.  Running one experiment on the SUT and on a
 reference SUT is how the reference oracle works.
 """
@@ -22,12 +22,6 @@ import numpy as np
 from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
 from oracles.sut import Sut
 
-# Seconds an SUT call may take before it is reported as hung.  The first call
-# of a JAX computation on a new shape compiles (up to a few seconds); a minute
-# is far above that and far below a CI budget.  `--sut-timeout` overrides it.
-TIMEOUT = {"seconds": 60.0}
-
-
 @dataclass(frozen=True)
 class Experiment:
     title: str
@@ -39,7 +33,7 @@ class Experiment:
         """The call's result on `sut`, flattened to a tuple of float64 arrays."""
         __tracebackhide__ = True
         namespace = {"sut": sut.api}
-        with _time_limit(TIMEOUT["seconds"], f"{self.title} on {sut.name}"):
+        with _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
             try:
                 exec(compile(self.source, _filename(self.source), "exec"), namespace)
                 result = eval(self.call, namespace, dict(self.inputs))
