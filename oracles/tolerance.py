@@ -86,64 +86,6 @@ FD_SHARP_DERIVATIVE = 1e3
 FD_RELIABLE = 1e-4
 
 
-# ----------------------------------------------------------------------------- cost
-# The complexity oracle (`oracles/cost.py`) counts work in the IR an SUT
-# stages: elements produced per equation, multiply-adds for dot_general,
-# elements read for reductions, loop bodies times their trip count.
-
-# Reverse mode: work(grad f) <= C_GRAD * work(f) + slack.  Griewank and
-# Walther's cheap gradient principle bounds reverse mode at about 4 times the
-# forward operation count, with operations weighted by their cost; this model
-# counts every element alike, so a correct rule may exceed 4 on its own.  The
-# ratio of a whole program is at most the worst ratio of its operations, and
-# the worst correct rule measured is JAX 0.10.2's tie-splitting `maximum`
-# (comparisons, selects and a halving over the broadcast shape): 14.5 on
-# maximum-only programs; its `divide` reaches 4.9, every other operation
-# stays below 3.1 (docs/benchmarks.md).  16 bounds
-# every correct SUT we know; the growth properties below, not this constant,
-# catch asymptotic losses.
-C_GRAD = 16.0
-# refimpl is held to the principle itself.  Its reverse mode (linearize,
-# CSE+DCE, transpose; a one-comparison `maximum` rule) stays at or below 3 on
-# the ci programs, but no reverse mode can promise 3 for every program in
-# this model: `q = x / y` reverses to `ct / y`, `* q` and a negation, four
-# element operations per forward one, and divide-only programs measure 3.87
-# (2,000 mixed programs: 3.30; docs/benchmarks.md).
-C_GRAD_REFIMPL = 4.0
-
-# Forward mode: work(jvp f) <= C_JVP * work(f) + slack.  For refimpl the
-# costliest elementwise tangent rule is division's (t_x / y - t_y * x / y**2:
-# four to five operations per element) plus the primal, so 6.  JAX's
-# `maximum` tangent (tie-splitting) measures 20.8 on maximum-only programs,
-# so every other SUT is held to 24.
-C_JVP = 24.0
-C_JVP_REFIMPL = 6.0
-
-# The additive slack D, per transformed program: SLACK_FIXED plus one element
-# per element of the result.  A derivative must write its result even where f
-# never reads the input (an unused 5x5x5 input has a zero gradient of 125
-# elements and costs f nothing), and seeding a cotangent or a tangent costs a
-# few scalar operations a one-equation f does not have.  16 covers those and
-# is small beside any program where a constant factor could hide.
-SLACK_FIXED = 16
-
-# Growth families (n -> 2n): a linear transformation at most doubles its
-# work, plus rounding from fixed overheads; quadratic growth gives about 4 and
-# exponential growth 2**n.  2.5 sits between the two.
-GROWTH_LINEAR = 2.5
-# refimpl's own target on the same families (measured <= 2.0).
-GROWTH_REFIMPL = 2.2
-
-# Timing fallback (SUTs without make_jaxpr): sizes n and TIMING_FACTOR * n,
-# TIMING_REPEATS runs each, median seconds, one process.  A linear SUT gives a
-# ratio of at most 4 (less where fixed overheads dominate); a quadratic one
-# 16.  8 is the geometric middle: noise that doubles one median still passes
-# a linear SUT, and a quadratic one still fails.
-TIMING_FACTOR = 4
-TIMING_REPEATS = 5
-TIMING_GROWTH = 8.0
-
-
 # ----------------------------------------------------------------------------- stacks
 # A stack of transformations (`strategies/layers.py`) is checked against its
 # NumPy meaning projected on random weights: a sum of terms, each a mixed
