@@ -11,7 +11,7 @@ orders of magnitude from each: a failure means a bug, and a bug fails.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -58,16 +58,15 @@ FD_STEPS = (1e-3, 1e-4, 1e-5)
 
 # Fallback steps, tried only when no step of FD_STEPS is reliable.  Inside
 # every domain margin, derivatives still compound: a loop multiplies them at
-# each iteration (scan of sin(b * s) with |s| = 3.9 over 5 steps: J v ~ 2e3),
-# exp of a value near its cap has slope 100, and a Python `for` of cos over
-# such a chain gives third derivatives near 4e13.  One thorough run on JAX
-# (2,000 examples per property) found three such programs, whose Richardson
-# error falls like h**2 only below 1e-5 (docs/benchmarks.md).  At 1e-7
-# rounding is 8 eps (1 + |f|) / h < 1.8e-6 for |f| <= 100: still well inside
-# FD_RELIABLE for any derivative >= 1, and these programs' derivatives are
-# in the thousands.  An example some step of FD_STEPS resolves never reaches
-# these, so its estimate is unchanged; 4 in 10,000 Python-control-flow
-# examples need them.
+# each iteration, exp of a value near its cap has slope 100, and a Python
+# `for` of cos over such a chain gives third derivatives near 4e13, so that
+# the Richardson error falls like h**2 only below 1e-5.  At 1e-7 rounding is
+# 8 eps (1 + |f|) / h < 1.8e-6 for |f| <= 100: still well inside FD_RELIABLE
+# for any derivative >= 1, and such programs' derivatives are in the
+# thousands.  An example some step of FD_STEPS resolves never reaches these,
+# so its estimate is unchanged.  The programs that showed the need, and how
+# often these steps judge an example: docs/benchmarks.md, "Finite
+# differences: which steps judge an example".
 FD_STEPS_SHARP = (1e-6, 1e-7)
 
 # A derivative estimate above this, when no step is reliable, marks a
@@ -76,8 +75,7 @@ FD_STEPS_SHARP = (1e-6, 1e-7)
 # it, the outputs move by h |J v| <= 1e-4 at the finest step, far inside
 # KINK_MARGIN (0.05) and POSITIVE_FLOOR (0.25), and a third derivative large
 # enough to defeat every step would need a length scale of about 1e-6: that
-# is a generator bug and fails loudly.  The thorough run's refused programs
-# had 1.6e3 to 4.7e5.
+# is a generator bug and fails loudly.
 FD_SHARP_DERIVATIVE = 1e3
 
 # An FD estimate whose own error estimate exceeds this (relative to the size
@@ -112,13 +110,14 @@ FD_ROUNDING_MIXED = 8.0
 FD_STEPS_SECOND_ORDER = (1e-2, 3e-3, 1e-3, 1e-4)
 
 # A stack's value on the SUT, projected on random weights, against its NumPy
-# meaning.  The terms of order 0 are exact; the others carry the mixed
-# finite-difference error bound above, added ten times.  1e-6 covers what the
-# bound can miss on O(1) sums (the SUT's own rounding on sums of up to a few
-# thousand products of values <= 100 is below 1e-9); a wrong rule, a
-# misplaced batch element or a dropped tangent moves the sum by ~1e-2 or more.
-STACK_MEANING = Tolerance(
-    rtol=1e-6, atol=1e-6, error_factor=10.0,
+# meaning: the numbers of FINITE_DIFFERENCES, for the same reason, with the
+# mixed finite-difference error bound above in place of the first-order
+# estimate (the terms of order 0 are exact).  The SUT's own rounding on sums
+# of up to a few thousand products of values <= 100 is below 1e-9; a wrong
+# rule, a misplaced batch element or a dropped tangent moves the sum by
+# ~1e-2 or more.
+STACK_MEANING = replace(
+    FINITE_DIFFERENCES,
     why="1e-6 plus ten times the error bound of the (order <= 2) finite differences",
 )
 
