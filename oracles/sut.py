@@ -19,7 +19,8 @@ ALIASES = {"refimpl": "refimpl", "jax": "jax"}
 # is far above that and far below a CI budget.  `--sut-timeout` overrides it.
 DEFAULT_TIMEOUT = 60.0
 
-# What an SUT provides, by namespace: (attribute path prefix, names).
+# What an SUT provides, by namespace ("" for its top level): the one list of the
+# contract's names (the broken shims and the meta-tests read it from here).
 CONTRACT = {
     "": ("jvp", "vjp", "grad", "vmap", "jit"),
     "numpy": (
@@ -28,6 +29,9 @@ CONTRACT = {
     ).split(),
     "lax": ("cond", "fori_loop", "scan", "while_loop"),
 }
+
+# The SUT's own top-level attributes the contract names: functions, then namespaces.
+ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace))
 
 # Features an SUT may declare in `__sut_unsupported__` beyond the names above.
 # while_loop_reverse: reverse-mode differentiation (grad, vjp) through
