@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.internal.conjecture import engine
 
-from oracles import experiment, reproducer
-from oracles.sut import SutError, resolve
+from oracles import reproducer
+from oracles.sut import DEFAULT_TIMEOUT, SutError, resolve
 
 # The default SUT: the reference implementation, which passes the whole suite.
 DEFAULT_SUT = "refimpl"
@@ -68,7 +68,7 @@ def pytest_addoption(parser):
     group.addoption("--reference", default=os.environ.get("REFERENCE", "auto"),
                     help="SUT whose results are exact expectations: a name as for --sut, "
                          "'none', or 'auto' (JAX; refimpl when the SUT is JAX)")
-    group.addoption("--sut-timeout", type=float, default=experiment.TIMEOUT["seconds"],
+    group.addoption("--sut-timeout", type=float, default=DEFAULT_TIMEOUT,
                     help="seconds one SUT call may take before it counts as hung (0: no limit)")
 
 
@@ -96,11 +96,11 @@ def pytest_configure(config):
         config.addinivalue_line("markers", f"{marker}: {description}")
     if config.getoption("--hypothesis-profile") in UNTIMED_SHRINKING:
         _shrink_until_done()
-    experiment.TIMEOUT["seconds"] = config.getoption("--sut-timeout")
+    timeout = config.getoption("--sut-timeout")
     try:
-        config.jaxcheck_sut = resolve(config.getoption("--sut"))
+        config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
         reference = _reference_name(config)
-        config.jaxcheck_reference = None if reference == "none" else resolve(reference)
+        config.jaxcheck_reference = None if reference == "none" else resolve(reference, timeout)
     except SutError as exc:
         raise pytest.UsageError(str(exc)) from None
     from tests import cases

@@ -28,9 +28,10 @@ from hypothesis.errors import UnsatisfiedAssumption  # noqa: E402
 from bench.report import machine, publish  # noqa: E402
 from oracles import finite_diff  # noqa: E402
 from oracles.errors import GeneratorBug  # noqa: E402
+from oracles.path_derivative import path_derivative  # noqa: E402
 from oracles.tolerance import FD_STEPS  # noqa: E402
 from tests import cases  # noqa: E402
-from tests.test_python_control_flow import jvp_control_cases, path_derivative  # noqa: E402
+from tests.test_python_control_flow import jvp_control_cases  # noqa: E402
 
 OUTCOMES = ("ordinary steps", "sharp steps", "rejected: too sharp", "generator bug")
 

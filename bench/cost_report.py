@@ -3,7 +3,8 @@
     python bench/cost_report.py --sut refimpl [--sut jax ...] [--out reports]
 
 For each SUT, runs the ratio property of `tests/test_cost.py` under the `ci`
-profile (the very programs it judges, recorded through `test_cost.RECORD`)
+profile (the very programs it judges, each `Works` passed to the property's
+`record_works`)
 and the growth families of `oracles/cost.py` at n, 2n, 4n, 8n; writes
 `reports/cost-<sut>.png` (log-log: work(grad loss) against work(loss), with
 the lines 4x, the cheap gradient principle, and x) and `reports/cost-<sut>.md` (the distribution of
@@ -30,8 +31,8 @@ import conftest  # noqa: E402,F401  (registers the Hypothesis profiles)
 settings.load_profile("ci")
 
 from oracles import cost  # noqa: E402
+from oracles.cost_bounds import SLACK_FIXED  # noqa: E402
 from oracles.sut import resolve  # noqa: E402
-from oracles.tolerance import SLACK_FIXED  # noqa: E402
 
 # The reference line: Griewank and Walther's cheap gradient principle.
 PRINCIPLE = 4.0
@@ -43,12 +44,12 @@ SCALES = (1, 2, 4, 8)
 def ci_works(sut) -> list[cost.Works]:
     """The Works of every program the ci profile draws for the ratio property."""
     cases.set_vocabularies(sut.unsupported)
-    test_cost.RECORD = []
+    works: list[cost.Works] = []
     try:
-        test_cost.test_grad_and_jvp_work_within_constant_factors_of_f(sut=sut)
+        test_cost.test_grad_and_jvp_work_within_constant_factors_of_f(
+            sut=sut, record_works=works.append)
     except AssertionError as exc:
         print(f"note: the ratio property fails on {sut.name}: {exc}".splitlines()[0])
-    works, test_cost.RECORD = test_cost.RECORD, None
     return works
 
 

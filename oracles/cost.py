@@ -19,9 +19,15 @@ the SUT's API (so they run on any SUT): straight chains, the sharing chain
 `z = a * (z + z)`, fan-out/fan-in, a loop of n trips, an input of n elements.
 `growth(sut, family, n)` stages `grad` at n and 2n and returns the ratio of
 the two work counts; `timed_growth` is the fallback for SUTs without
-`make_jaxpr` (medians of wall-clock times, one process, generous thresholds).
+`make_jaxpr` (the fastest of repeated wall-clock times, one process, generous
+thresholds).
 `tracing_growth` counts the Python calls made while staging n and 2n
 equations: a deterministic measure of tracing work.
+
+Constant factors.  `check_constant_factors(sut, case)` holds grad and jvp of
+a generated program within the factors and slack of `oracles/cost_bounds.py`
+(where every bound is given with its reason), and can report each `Works` it
+measures to a caller's `record`.
 
 The properties are in `tests/test_cost.py`; `tests/meta/test_cost_catches.py`
 shows broken SUTs failing them; `bench/cost_report.py` draws the picture.
@@ -29,14 +35,18 @@ shows broken SUTs failing them; `bench/cost_report.py` draws the picture.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
+from oracles.cost_bounds import SLACK_FIXED, grad_factor, jvp_factor
 from oracles.errors import SutFailure, SutRaised
-from strategies.render import PRELUDE, load
+from strategies import stacks
+from strategies.render import PRELUDE, load, render_function, render_module
 from strategies.stacks import named
 
 REDUCTIONS = frozenset({"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and",
@@ -375,9 +385,6 @@ def transformations_source(program) -> str:
 
 
 def program_source(case) -> str:
-    from strategies import stacks
-    from strategies.render import render_function, render_module
-
     constants = {f"w{k}": np.full(out.shape, 0.5) for k, out in enumerate(case.program.outputs)}
     return render_module(render_function(case.program), stacks.loss(case.program),
                          transformations_source(case.program), constants=constants)
@@ -400,3 +407,34 @@ def program_works(sut, case) -> Works:
     return Works(measure("f", xs), measure("loss", xs), measure("jvp_f", xs + ts),
                  measure("vjp_f", xs + us), measure("grad_loss", xs),
                  sum(x.size for x in case.args), sum(u.size for u in outputs))
+
+
+@contextlib.contextmanager
+def program_noted(case):
+    """On `CostTooHigh`, add the program, its loss and the transformations staged as a note."""
+    try:
+        yield
+    except CostTooHigh as exc:
+        exc.add_note("the program, its loss and the transformations staged:\n"
+                     + program_source(case))
+        raise
+
+
+def check_constant_factors(sut, case, record: Callable[[Works], object] | None = None) -> None:
+    """work(grad loss) and work(jvp f) within their constant factors of work(loss) and work(f).
+
+    `record`, if given, receives the `Works` measured, before any verdict:
+    `bench/cost_report.py` tabulates the very programs the property judges.
+    """
+    __tracebackhide__ = True
+    works = program_works(sut, case)
+    if record is not None:
+        record(works)
+    what = f"{sut.name}, {len(case.program.eqns)}-equation program"
+    with program_noted(case):
+        assert_bounded("grad loss", works.grad, works.loss, grad_factor(sut.name),
+                       SLACK_FIXED + works.input_elements,
+                       f"{what}; f = loss, slack = {SLACK_FIXED} + gradient elements")
+        assert_bounded("jvp f", works.jvp, works.f, jvp_factor(sut.name),
+                       SLACK_FIXED + works.output_elements,
+                       f"{what}; slack = {SLACK_FIXED} + tangent elements")

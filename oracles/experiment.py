@@ -2,10 +2,12 @@
 
 An `Experiment` is a module source (the program `f`, any wrapper such as
 `check` that applies a transformation, and exact constant literals), a call
-expression, and the arrays that call takes.  `run(sut)` execs the source with
-`sut` bound and evaluates the call under a time limit; the reproducer prints
-the same source and call.  Running one experiment on the SUT and on a
-reference SUT is how the reference oracle works.
+expression, and the arrays that call takes.  `result_on(sut)` execs the
+source with `sut` bound and evaluates the call within `sut.timeout` seconds;
+the reproducer prints the same source and call.  Computing one experiment on
+the SUT and on a reference SUT is how the reference oracle works
+(`oracles/reference.py`).  `case_experiment` builds one from a drawn program
+and the wrapper that applies a transformation to it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,9 @@ import numpy as np
 
 from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
 from oracles.sut import Sut
-
-# Seconds an SUT call may take before it is reported as hung.  The first call
-# of a JAX computation on a new shape compiles (up to a few seconds); a minute
-# is far above that and far below a CI budget.  `--sut-timeout` overrides it.
-TIMEOUT = {"seconds": 60.0}
+from strategies.program import ProgramCase
+from strategies.render import render_function, render_module
+from strategies.stacks import Wrapper, named
 
 
 @dataclass(frozen=True)
@@ -35,11 +35,11 @@ class Experiment:
     call: str
     inputs: dict[str, np.ndarray] = field(default_factory=dict)
 
-    def run(self, sut: Sut) -> tuple[np.ndarray, ...]:
+    def result_on(self, sut: Sut) -> tuple[np.ndarray, ...]:
         """The call's result on `sut`, flattened to a tuple of float64 arrays."""
         __tracebackhide__ = True
         namespace = {"sut": sut.api}
-        with _time_limit(TIMEOUT["seconds"], f"{self.title} on {sut.name}"):
+        with _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
             try:
                 exec(compile(self.source, _filename(self.source), "exec"), namespace)
                 result = eval(self.call, namespace, dict(self.inputs))
@@ -50,6 +50,19 @@ class Experiment:
                     f"{sut.name} raised {type(exc).__name__} while computing {self.title}: {exc}"
                 ) from exc
         return flatten(result, f"{self.title} on {sut.name}")
+
+
+def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,
+                    constants=None, function: str | None = None) -> Experiment:
+    """The program, the wrapper and any constants as one module; `inputs` default to x0..
+
+    `function` is the source of `f` when it is not `render_function(case.program)`
+    (a program with Python control flow, say).
+    """
+    function = function if function is not None else render_function(case.program)
+    source = render_module(function, wrapper.source, constants=constants)
+    inputs = inputs if inputs is not None else named("x", case.args)
+    return Experiment(title, source, wrapper.call, inputs)
 
 
 def _filename(source: str) -> str:

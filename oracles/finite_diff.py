@@ -21,7 +21,7 @@ at every step; an example too sharp for finite differences is rejected
 order <= 2 of the scalar <weights(eps), program(point(eps))> in small
 parameters eps, with the same Richardson scheme and kink check: the NumPy
 meaning of a transformation stack is a sum of these (`strategies/layers.py`,
-`tests/test_stacks.py`).
+`oracles/stack_layers.py`).
 """
 
 from __future__ import annotations

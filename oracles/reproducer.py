@@ -151,7 +151,7 @@ def refusal_script(experiment: Experiment, sut_name: str, why: str,
     return "\n".join(lines) + "\n"
 
 
-def run_script(experiment: Experiment, sut_name: str, why: str) -> str:
+def returns_script(experiment: Experiment, sut_name: str, why: str) -> str:
     """A script that runs the call and exits 0 when it returns (a traceback otherwise)."""
     lines = _preamble(experiment, sut_name, [f"A correct SUT returns here: {why}.", ""])
     lines += [f"actual = {experiment.call}", 'print("returned, as a correct SUT must:")',

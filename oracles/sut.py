@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 
 ALIASES = {"refimpl": "refimpl", "jax": "jax"}
 
-# What an SUT provides, by namespace: (attribute path prefix, names).
+# Seconds one SUT call may take before it is reported as hung.  The first call
+# of a JAX computation on a new shape compiles (up to a few seconds); a minute
+# is far above that and far below a CI budget.  `--sut-timeout` overrides it.
+DEFAULT_TIMEOUT = 60.0
+
+# What an SUT provides, by namespace ("" for its top level): the one list of the
+# contract's names (the broken shims and the meta-tests read it from here).
 CONTRACT = {
     "": ("jvp", "vjp", "grad", "vmap", "jit"),
     "numpy": (
@@ -23,6 +29,9 @@ CONTRACT = {
     ).split(),
     "lax": ("cond", "fori_loop", "scan", "while_loop"),
 }
+
+# The SUT's own top-level attributes the contract names: functions, then namespaces.
+ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace))
 
 # Features an SUT may declare in `__sut_unsupported__` beyond the names above.
 # while_loop_reverse: reverse-mode differentiation (grad, vjp) through
@@ -40,12 +49,14 @@ class SutError(Exception):
 
 @dataclass(frozen=True)
 class Sut:
-    """A resolved SUT: the object to call, and what it says about itself."""
+    """A resolved SUT: the object to call, what it says about itself, and how long
+    one call on it may take (`timeout` seconds; 0: no limit)."""
 
     name: str
     api: object
     version: str
     unsupported: frozenset[str] = field(default_factory=frozenset)
+    timeout: float = DEFAULT_TIMEOUT
 
     def supports(self, feature: str) -> bool:
         return feature not in self.unsupported
@@ -118,8 +129,9 @@ def _unsupported(name: str, api) -> frozenset[str]:
     return frozenset(declared)
 
 
-def resolve(name: str) -> Sut:
-    """Import the SUT called `name`, prepare it, and check the contract."""
+def resolve(name: str, timeout: float = DEFAULT_TIMEOUT) -> Sut:
+    """Import the SUT called `name`, prepare it, and check the contract; each call
+    on it may take `timeout` seconds."""
     api = _import(name)
     PREPARE.get(ALIASES.get(name, name), lambda api: None)(api)
     unsupported = _unsupported(name, api) | DECLARED.get(ALIASES.get(name, name), frozenset())
@@ -132,7 +144,7 @@ def resolve(name: str) -> Sut:
     version = str(getattr(api, "__version__", None) or "(no __version__)")
     if not callable(getattr(api, "make_jaxpr", None)):
         unsupported |= {"make_jaxpr"}
-    return Sut(name, api, version, unsupported)
+    return Sut(name, api, version, unsupported, timeout)
 
 
 def from_module(name: str, api, version: str = "test") -> Sut:

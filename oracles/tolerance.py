@@ -11,7 +11,7 @@ orders of magnitude from each: a failure means a bug, and a bug fails.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -58,16 +58,15 @@ FD_STEPS = (1e-3, 1e-4, 1e-5)
 
 # Fallback steps, tried only when no step of FD_STEPS is reliable.  Inside
 # every domain margin, derivatives still compound: a loop multiplies them at
-# each iteration (scan of sin(b * s) with |s| = 3.9 over 5 steps: J v ~ 2e3),
-# exp of a value near its cap has slope 100, and a Python `for` of cos over
-# such a chain gives third derivatives near 4e13.  One thorough run on JAX
-# (2,000 examples per property) found three such programs, whose Richardson
-# error falls like h**2 only below 1e-5 (docs/benchmarks.md).  At 1e-7
-# rounding is 8 eps (1 + |f|) / h < 1.8e-6 for |f| <= 100: still well inside
-# FD_RELIABLE for any derivative >= 1, and these programs' derivatives are
-# in the thousands.  An example some step of FD_STEPS resolves never reaches
-# these, so its estimate is unchanged; 4 in 10,000 Python-control-flow
-# examples need them.
+# each iteration, exp of a value near its cap has slope 100, and a Python
+# `for` of cos over such a chain gives third derivatives near 4e13, so that
+# the Richardson error falls like h**2 only below 1e-5.  At 1e-7 rounding is
+# 8 eps (1 + |f|) / h < 1.8e-6 for |f| <= 100: still well inside FD_RELIABLE
+# for any derivative >= 1, and such programs' derivatives are in the
+# thousands.  An example some step of FD_STEPS resolves never reaches these,
+# so its estimate is unchanged.  The programs that showed the need, and how
+# often these steps judge an example: docs/benchmarks.md, "Finite
+# differences: which steps judge an example".
 FD_STEPS_SHARP = (1e-6, 1e-7)
 
 # A derivative estimate above this, when no step is reliable, marks a
@@ -76,72 +75,13 @@ FD_STEPS_SHARP = (1e-6, 1e-7)
 # it, the outputs move by h |J v| <= 1e-4 at the finest step, far inside
 # KINK_MARGIN (0.05) and POSITIVE_FLOOR (0.25), and a third derivative large
 # enough to defeat every step would need a length scale of about 1e-6: that
-# is a generator bug and fails loudly.  The thorough run's refused programs
-# had 1.6e3 to 4.7e5.
+# is a generator bug and fails loudly.
 FD_SHARP_DERIVATIVE = 1e3
 
 # An FD estimate whose own error estimate exceeds this (relative to the size
 # of the derivative, floor 1) is unreliable: the generator made a program too
 # close to a singularity, which is a jaxcheck bug, reported as such.
 FD_RELIABLE = 1e-4
-
-
-# ----------------------------------------------------------------------------- cost
-# The complexity oracle (`oracles/cost.py`) counts work in the IR an SUT
-# stages: elements produced per equation, multiply-adds for dot_general,
-# elements read for reductions, loop bodies times their trip count.
-
-# Reverse mode: work(grad f) <= C_GRAD * work(f) + slack.  Griewank and
-# Walther's cheap gradient principle bounds reverse mode at about 4 times the
-# forward operation count, with operations weighted by their cost; this model
-# counts every element alike, so a correct rule may exceed 4 on its own.  The
-# ratio of a whole program is at most the worst ratio of its operations, and
-# the worst correct rule measured is JAX 0.10.2's tie-splitting `maximum`
-# (comparisons, selects and a halving over the broadcast shape): 14.5 on
-# maximum-only programs; its `divide` reaches 4.9, every other operation
-# stays below 3.1 (docs/benchmarks.md).  16 bounds
-# every correct SUT we know; the growth properties below, not this constant,
-# catch asymptotic losses.
-C_GRAD = 16.0
-# refimpl is held to the principle itself.  Its reverse mode (linearize,
-# CSE+DCE, transpose; a one-comparison `maximum` rule) stays at or below 3 on
-# the ci programs, but no reverse mode can promise 3 for every program in
-# this model: `q = x / y` reverses to `ct / y`, `* q` and a negation, four
-# element operations per forward one, and divide-only programs measure 3.87
-# (2,000 mixed programs: 3.30; docs/benchmarks.md).
-C_GRAD_REFIMPL = 4.0
-
-# Forward mode: work(jvp f) <= C_JVP * work(f) + slack.  For refimpl the
-# costliest elementwise tangent rule is division's (t_x / y - t_y * x / y**2:
-# four to five operations per element) plus the primal, so 6.  JAX's
-# `maximum` tangent (tie-splitting) measures 20.8 on maximum-only programs,
-# so every other SUT is held to 24.
-C_JVP = 24.0
-C_JVP_REFIMPL = 6.0
-
-# The additive slack D, per transformed program: SLACK_FIXED plus one element
-# per element of the result.  A derivative must write its result even where f
-# never reads the input (an unused 5x5x5 input has a zero gradient of 125
-# elements and costs f nothing), and seeding a cotangent or a tangent costs a
-# few scalar operations a one-equation f does not have.  16 covers those and
-# is small beside any program where a constant factor could hide.
-SLACK_FIXED = 16
-
-# Growth families (n -> 2n): a linear transformation at most doubles its
-# work, plus rounding from fixed overheads; quadratic growth gives about 4 and
-# exponential growth 2**n.  2.5 sits between the two.
-GROWTH_LINEAR = 2.5
-# refimpl's own target on the same families (measured <= 2.0).
-GROWTH_REFIMPL = 2.2
-
-# Timing fallback (SUTs without make_jaxpr): sizes n and TIMING_FACTOR * n,
-# TIMING_REPEATS runs each, median seconds, one process.  A linear SUT gives a
-# ratio of at most 4 (less where fixed overheads dominate); a quadratic one
-# 16.  8 is the geometric middle: noise that doubles one median still passes
-# a linear SUT, and a quadratic one still fails.
-TIMING_FACTOR = 4
-TIMING_REPEATS = 5
-TIMING_GROWTH = 8.0
 
 
 # ----------------------------------------------------------------------------- stacks
@@ -170,13 +110,14 @@ FD_ROUNDING_MIXED = 8.0
 FD_STEPS_SECOND_ORDER = (1e-2, 3e-3, 1e-3, 1e-4)
 
 # A stack's value on the SUT, projected on random weights, against its NumPy
-# meaning.  The terms of order 0 are exact; the others carry the mixed
-# finite-difference error bound above, added ten times.  1e-6 covers what the
-# bound can miss on O(1) sums (the SUT's own rounding on sums of up to a few
-# thousand products of values <= 100 is below 1e-9); a wrong rule, a
-# misplaced batch element or a dropped tangent moves the sum by ~1e-2 or more.
-STACK_MEANING = Tolerance(
-    rtol=1e-6, atol=1e-6, error_factor=10.0,
+# meaning: the numbers of FINITE_DIFFERENCES, for the same reason, with the
+# mixed finite-difference error bound above in place of the first-order
+# estimate (the terms of order 0 are exact).  The SUT's own rounding on sums
+# of up to a few thousand products of values <= 100 is below 1e-9; a wrong
+# rule, a misplaced batch element or a dropped tangent moves the sum by
+# ~1e-2 or more.
+STACK_MEANING = replace(
+    FINITE_DIFFERENCES,
     why="1e-6 plus ten times the error bound of the (order <= 2) finite differences",
 )
 

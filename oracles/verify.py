@@ -1,12 +1,12 @@
-"""Run an experiment on the SUT and hold the result against expectations.
+"""Compute an experiment on the SUT and hold the result against expectations.
 
-`verify` runs the experiment once, compares the result with each expectation
+`verify` computes the experiment once, compares the result with each expectation
 in turn, and attaches the reproducer for the expectation being checked to
 any failure, including the SUT raising or hanging before any comparison.
 `verify_agrees` holds one computation on the SUT to another on the same SUT
 (an identity, needing no outside oracle).  `verify_raises` is for programs a
 correct SUT refuses: raising any `Exception` passes, returning fails;
-`verify_runs` is its control, the same source where a correct SUT returns.
+`verify_returns` is its control, the same source where a correct SUT returns.
 """
 
 from __future__ import annotations
@@ -16,31 +16,11 @@ from dataclasses import replace
 import numpy as np
 
 from oracles.compare import assert_close
-from oracles.errors import SutDidNotRaise, SutFailure, SutRaised
+from oracles.errors import SutDidNotRaise, SutRaised
 from oracles.experiment import Experiment
-from oracles.reproducer import Expectation, attached, refusal_script, run_script, script
+from oracles.reproducer import Expectation, attached, refusal_script, returns_script, script
 from oracles.sut import Sut
 from oracles.tolerance import Tolerance
-from strategies.program import ProgramCase
-from strategies.render import render_function, render_module
-from strategies.stacks import Wrapper, named
-
-
-class ReferenceFailed(RuntimeError):
-    """The reference SUT failed: a problem of the oracle, not a verdict on the SUT."""
-
-
-def experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,
-               constants=None, function: str | None = None) -> Experiment:
-    """The program, the wrapper and any constants as one module; `inputs` default to x0..
-
-    `function` is the source of `f` when it is not `render_function(case.program)`
-    (a program with Python control flow, say).
-    """
-    function = function if function is not None else render_function(case.program)
-    source = render_module(function, wrapper.source, constants=constants)
-    inputs = inputs if inputs is not None else named("x", case.args)
-    return Experiment(title, source, wrapper.call, inputs)
 
 
 def verify(sut: Sut, exp: Experiment, *expectations: Expectation) -> tuple[np.ndarray, ...]:
@@ -48,7 +28,7 @@ def verify(sut: Sut, exp: Experiment, *expectations: Expectation) -> tuple[np.nd
     __tracebackhide__ = True
     current = list(expectations[:1])
     with attached(lambda: script(exp, sut.name, current[0])):
-        actual = exp.run(sut)
+        actual = exp.result_on(sut)
         for expectation in expectations:
             current[0] = expectation
             assert_close(actual, expectation.values, expectation.tolerance,
@@ -69,19 +49,8 @@ def verify_agrees(sut: Sut, exp: Experiment, call: str, origin: str,
     other = replace(exp, title=origin, call=call)
     with attached(lambda: script(exp, sut.name, Expectation((0.0,), origin, tolerance,
                                                             source=call))):
-        expected = other.run(sut)
+        expected = other.result_on(sut)
     return verify(sut, exp, Expectation(expected, origin, tolerance, source=call))
-
-
-def on_reference(reference: Sut, exp: Experiment) -> tuple[np.ndarray, ...]:
-    """The same experiment on the reference SUT; its failure is jaxcheck's problem."""
-    try:
-        return exp.run(reference)
-    except SutFailure as exc:
-        raise ReferenceFailed(
-            f"the reference SUT {reference.name} failed on {exp.title}: {exc}. The reference "
-            "must be correct; choose another with --reference, or report this."
-        ) from exc
 
 
 def verify_raises(sut: Sut, exp: Experiment, why: str,
@@ -94,7 +63,7 @@ def verify_raises(sut: Sut, exp: Experiment, why: str,
     __tracebackhide__ = True
     with attached(lambda: refusal_script(exp, sut.name, why, context)):
         try:
-            returned = exp.run(sut)
+            returned = exp.result_on(sut)
         except SutRaised:
             return
         shapes = ", ".join(str(a.shape) for a in returned)
@@ -102,8 +71,8 @@ def verify_raises(sut: Sut, exp: Experiment, why: str,
                              f"raise: {why} [{exp.title} on {sut.name}]")
 
 
-def verify_runs(sut: Sut, exp: Experiment, why: str) -> tuple[np.ndarray, ...]:
+def verify_returns(sut: Sut, exp: Experiment, why: str) -> tuple[np.ndarray, ...]:
     """The SUT returns on `exp` (the control of a `verify_raises`); its result."""
     __tracebackhide__ = True
-    with attached(lambda: run_script(exp, sut.name, why)):
-        return exp.run(sut)
+    with attached(lambda: returns_script(exp, sut.name, why)):
+        return exp.result_on(sut)

@@ -23,7 +23,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracles.verify import experiment, verify_raises, verify_runs
+from oracles.experiment import case_experiment
+from oracles.verify import verify_raises, verify_returns
 from strategies import inputs, shapes
 from strategies.domains import MAX_RANK
 from strategies.ir import Eqn, Program, Var
@@ -140,11 +141,13 @@ def test_shape_mismatch_raises(sut, drawn, data):
     case = ProgramCase(program, args, (args,), (False,) * len(args))
     step = program.eqns[-1]
     clash = f"{step.op} of shapes {good.shape} and {bad.shape}"
-    control = experiment(case, wrapper(transform, params), f"{transform} of f, z {good.shape}",
-                         inputs=dict(zip(params, (*args, good))))
-    verify_runs(sut, control, f"z of shape {good.shape} broadcasts with {step.op}'s other operand")
-    refused = experiment(case, wrapper(transform, params), f"{transform} of f, z {bad.shape}",
-                         inputs=dict(zip(params, (*args, bad))))
+    control = case_experiment(case, wrapper(transform, params),
+                              f"{transform} of f, z {good.shape}",
+                              inputs=dict(zip(params, (*args, good))))
+    verify_returns(sut, control,
+                   f"z of shape {good.shape} broadcasts with {step.op}'s other operand")
+    refused = case_experiment(case, wrapper(transform, params), f"{transform} of f, z {bad.shape}",
+                              inputs=dict(zip(params, (*args, bad))))
     verify_raises(sut, refused, f"f applies {clash}, which do not broadcast")
 
 
@@ -178,10 +181,11 @@ def test_grad_of_a_non_scalar_output_raises(sut, drawn, data):
               f"def control({xs}):\n    return {through('total')}\n\n\n"
               f"def check({xs}):\n    return {through('f')}\n")
     title = "grad" if outer == "eager" else "jit(grad)"
-    verify_runs(sut, experiment(case, Wrapper(source, f"control({xs})"), f"{title}(sum of f)"),
-                "the sum of f's output is a scalar")
-    verify_raises(sut, experiment(case, Wrapper(source, f"check({xs})"),
-                                  f"{title}(f), f of shape {shape}"),
+    verify_returns(sut, case_experiment(case, Wrapper(source, f"control({xs})"),
+                                        f"{title}(sum of f)"),
+                   "the sum of f's output is a scalar")
+    verify_raises(sut, case_experiment(case, Wrapper(source, f"check({xs})"),
+                                       f"{title}(f), f of shape {shape}"),
                   f"grad of f, whose output has shape {shape}, not ()")
 
 
@@ -242,9 +246,9 @@ def test_a_leaked_tracer_raises_when_used(sut, drawn, data):
     function = "leaked = []\n\n\n" + "\n".join(lines) + "\n"
     after = use.format("leaked[0]")
     both = wrapper(transform, params, after)  # check(..) calls transformed(..), the control
-    control = experiment(case, both._replace(call=f"transformed({', '.join(params)})"),
-                         f"{transform} of f (leaks)", function=function)
-    verify_runs(sut, control, f"f stores {leaked.name} in a list; nothing uses it yet")
-    used = experiment(case, both, f"{transform} of f, then {after}", function=function)
+    control = case_experiment(case, both._replace(call=f"transformed({', '.join(params)})"),
+                              f"{transform} of f (leaks)", function=function)
+    verify_returns(sut, control, f"f stores {leaked.name} in a list; nothing uses it yet")
+    used = case_experiment(case, both, f"{transform} of f, then {after}", function=function)
     verify_raises(sut, used, f"{after} uses {leaked.name}, a tracer f leaked from {transform}, "
                              "after that transformation returned")

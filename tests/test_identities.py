@@ -20,9 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracles import finite_diff
+from oracles.identities import adjoint_magnitude, linearity_magnitude, verify_identity
 from oracles.tolerance import EXACT, HESSIAN_SYMMETRY, IDENTITY, scaled
-from oracles.verify import experiment, verify_agrees
 from strategies import stacks
 from strategies.inputs import directions
 from strategies.layers import axes_for
@@ -31,13 +30,6 @@ from strategies.stacks import named
 from tests.cases import argnums, input_shapes_of, output_shapes_of, program_cases, vmap_cases
 
 # ----------------------------------------------------------------------------- helpers
-
-def _holds(sut, case, left, right, title, origin, tolerance, *, inputs, constants=None):
-    """`left` on the SUT equals `right` on the SUT, which the reproducer recomputes."""
-    __tracebackhide__ = True
-    lhs = experiment(case, left, title, inputs=inputs, constants=constants)
-    verify_agrees(sut, lhs, right.call, f"{origin} on {sut.name}", tolerance)
-
 
 def _chosen(nums) -> tuple[int, ...]:
     return nums if isinstance(nums, tuple) else (nums,)
@@ -58,10 +50,9 @@ def test_jvp_and_vjp_are_adjoint(sut, drawn):
     case, tangents, cotangents = drawn
     inputs = named("x", case.args) | named("t", tangents) | named("u", cotangents)
     forward, backward = stacks.inner_product_sides(case.program)
-    jt = finite_diff.directional(case.program, case.args, tangents).value
-    magnitude = finite_diff.inner([np.abs(u) for u in cotangents], [np.abs(v) for v in jt])
-    _holds(sut, case, forward, backward, "<u, jvp(f, x, t)>", "the SUT's own vjp: <J^T u, t>",
-           scaled(IDENTITY, magnitude), inputs=inputs)
+    magnitude = adjoint_magnitude(case, tangents, cotangents)
+    verify_identity(sut, case, forward, backward, "<u, jvp(f, x, t)>",
+                    "the SUT's own vjp: <J^T u, t>", scaled(IDENTITY, magnitude), inputs=inputs)
 
 
 # ----------------------------------------------------------------------------- linearity
@@ -91,15 +82,12 @@ def linearity_cases(draw):
 @given(drawn=linearity_cases())
 def test_jvp_is_linear_in_the_tangent(sut, drawn):
     case, t, s, a, b = drawn
-    along_t = finite_diff.directional(case.program, case.args, t).value
-    along_s = finite_diff.directional(case.program, case.args, s).value
-    magnitude = max((float(np.max(abs(a) * np.abs(jt) + abs(b) * np.abs(js), initial=0.0))
-                     for jt, js in zip(along_t, along_s)), default=0.0)
+    magnitude = linearity_magnitude(case, t, s, a, b)
     combined, separately = stacks.jvp_linearity_sides(case.program)
     inputs = named("x", case.args) | named("t", t) | named("s", s)
-    _holds(sut, case, combined, separately, "jvp(f, x, a t + b s)[1]",
-           "a jvp(f, x, t)[1] + b jvp(f, x, s)[1]", scaled(IDENTITY, magnitude),
-           inputs=inputs, constants={"a": a, "b": b})
+    verify_identity(sut, case, combined, separately, "jvp(f, x, a t + b s)[1]",
+                    "a jvp(f, x, t)[1] + b jvp(f, x, s)[1]", scaled(IDENTITY, magnitude),
+                    inputs=inputs, constants={"a": a, "b": b})
 
 
 # ----------------------------------------------------------------------------- Hessian
@@ -117,10 +105,10 @@ def hessian_cases(draw):
 def test_hessian_of_loss_is_symmetric(sut, drawn):
     case, weights, p, q = drawn
     p_h_q, q_h_p = stacks.hessian_sides(case.program)
-    _holds(sut, case, p_h_q, q_h_p, "<p, H q>, H q = jvp(grad(loss), x, q)[1]",
-           "<q, H p>, H p = jvp(grad(loss), x, p)[1]", HESSIAN_SYMMETRY,
-           inputs=named("x", case.args) | named("p", p) | named("q", q),
-           constants=named("w", weights))
+    verify_identity(sut, case, p_h_q, q_h_p, "<p, H q>, H q = jvp(grad(loss), x, q)[1]",
+                    "<q, H p>, H p = jvp(grad(loss), x, p)[1]", HESSIAN_SYMMETRY,
+                    inputs=named("x", case.args) | named("p", p) | named("q", q),
+                    constants=named("w", weights))
 
 
 # ----------------------------------------------------------------------------- vmap of grad
@@ -147,10 +135,11 @@ def test_vmap_of_grad_is_grad_per_example(sut, drawn):
     case, nums, weights, in_axes, out_axes, batched = drawn
     batched_side, looped = stacks.vmap_grad_sides(case.program, nums, in_axes, out_axes,
                                                   len(case.variants))
-    _holds(sut, case, batched_side, looped,
-           f"vmap(grad(loss, argnums={nums!r}), in_axes={in_axes!r}, out_axes={out_axes!r})",
-           f"grad(loss) on each of {len(case.variants)} examples, stacked on axis {out_axes}",
-           EXACT, inputs=named("x", batched), constants=named("w", weights))
+    verify_identity(
+        sut, case, batched_side, looped,
+        f"vmap(grad(loss, argnums={nums!r}), in_axes={in_axes!r}, out_axes={out_axes!r})",
+        f"grad(loss) on each of {len(case.variants)} examples, stacked on axis {out_axes}",
+        EXACT, inputs=named("x", batched), constants=named("w", weights))
 
 
 # ----------------------------------------------------------------------------- grad and vjp
@@ -167,9 +156,9 @@ def grad_vjp_cases(draw):
 def test_grad_is_vjp_of_unit_cotangent(sut, drawn):
     case, nums, weights = drawn
     by_grad, by_vjp = stacks.grad_vjp_sides(case.program, nums)
-    _holds(sut, case, by_grad, by_vjp, f"grad(loss, argnums={nums!r})(x)",
-           "vjp(loss, x) pulled back from 1.0", EXACT,
-           inputs=named("x", case.args), constants=named("w", weights))
+    verify_identity(sut, case, by_grad, by_vjp, f"grad(loss, argnums={nums!r})(x)",
+                    "vjp(loss, x) pulled back from 1.0", EXACT,
+                    inputs=named("x", case.args), constants=named("w", weights))
 
 
 # ----------------------------------------------------------------------------- jit commutes
@@ -200,5 +189,5 @@ TRANSFORMS = ("jvp", "grad", "vjp", "vmap")
 def test_jit_commutes_with(sut, transform, data):
     case, inputs, constants, options = data.draw(commute_cases(transform), label=transform)
     outside, inside = stacks.jit_commute_sides(case.program, transform, **options)
-    _holds(sut, case, outside, inside, f"jit({transform}(f))", f"{transform}(jit(f))", EXACT,
-           inputs=inputs, constants=constants)
+    verify_identity(sut, case, outside, inside, f"jit({transform}(f))", f"{transform}(jit(f))",
+                    EXACT, inputs=inputs, constants=constants)

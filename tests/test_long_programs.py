@@ -14,9 +14,8 @@ estimate; the reference comparison is float64 rounding, far below EXACT).
 import pytest
 from hypothesis import given
 
+from oracles.derivatives import check_grad, check_jvp
 from tests.cases import grad_cases, jvp_cases
-from tests.test_grad import check_grad
-from tests.test_jvp import check_jvp
 
 LONG = dict(min_eqns=100, max_eqns=200, chain=True)
 
@@ -25,18 +24,18 @@ LONG = dict(min_eqns=100, max_eqns=200, chain=True)
 @pytest.mark.needs("jvp")
 @given(drawn=jvp_cases(**LONG))
 def test_jvp_of_long_programs(sut, reference, drawn):
-    check_jvp(sut, reference, drawn)
+    check_jvp(sut, reference, *drawn)
 
 
 @pytest.mark.slow
 @pytest.mark.needs("grad")
 @given(drawn=grad_cases(**LONG))
 def test_grad_of_long_programs(sut, reference, drawn):
-    check_grad(sut, reference, drawn)
+    check_grad(sut, reference, *drawn)
 
 
 @pytest.mark.slow
 @pytest.mark.needs("grad")
 @given(drawn=grad_cases(**LONG, sharing=True))
 def test_grad_of_heavily_shared_programs(sut, reference, drawn):
-    check_grad(sut, reference, drawn)
+    check_grad(sut, reference, *drawn)

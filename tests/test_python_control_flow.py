@@ -14,15 +14,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracles import finite_diff
-from oracles.errors import GeneratorBug
+from oracles.batching import stacked
+from oracles.derivatives import verify_jvp, verify_slope
+from oracles.experiment import case_experiment
+from oracles.path_derivative import path_derivative
+from oracles.reference import from_reference, verify_matches_reference
 from oracles.reproducer import Expectation
-from oracles.tolerance import EXACT, FD_STEPS, FD_STEPS_SHARP, FINITE_DIFFERENCES
-from oracles.verify import experiment, on_reference, verify, verify_raises
+from oracles.tolerance import EXACT
+from oracles.verify import verify, verify_raises
 from strategies import stacks
 from strategies.inputs import directions
 from strategies.opspec import OPS
-from strategies.python_control import control_programs, path, render, run, takes_then
+from strategies.python_control import control_programs, render, run
 from tests import cases
 
 
@@ -39,30 +42,7 @@ def _shapes(arrays):
 
 
 def _experiment(case, wrapper, title, **kwargs):
-    return experiment(case, wrapper, title, function=render(case.program), **kwargs)
-
-
-def path_derivative(case, direction, *, steps=FD_STEPS + FD_STEPS_SHARP) -> finite_diff.Estimate:
-    """Finite differences of the path `f` takes, with steps at which no perturbed point
-    takes the other branch.
-
-    The threshold sits at least `MARGIN` from the predicate's value by
-    construction; a predicate that moves faster than that (a sum over 125
-    elements) needs a smaller step, as a kink does.  A threshold every step
-    crosses is the generator's fault, reported loudly.
-    """
-    branch = takes_then(case.program, case.args)
-
-    def safe(h):
-        return all(takes_then(case.program, [x + k * h * v for x, v in zip(case.args, direction)])
-                   == branch for k in (1, -1, 0.5, -0.5))
-
-    steps = tuple(filter(safe, steps))
-    if not steps:
-        raise GeneratorBug(f"every finite-difference step crosses the threshold of the "
-                           f"`if`:\n{render(case.program)}")
-    return finite_diff.directional(path(case.program, branch), case.args, direction,
-                                   steps=steps)
+    return case_experiment(case, wrapper, title, function=render(case.program), **kwargs)
 
 
 @st.composite
@@ -79,13 +59,8 @@ def test_jvp_follows_python_control_flow(sut, reference, drawn):
                       inputs=cases.inputs_of(case, t=tangents))
     primal = run(case.program, case.args)
     estimate = path_derivative(case, tangents)
-    zeros = [0 * p for p in primal]
-    expected = [Expectation((*primal, *estimate.value),
-                            "NumPy float64 and central finite differences of the branch taken",
-                            FINITE_DIFFERENCES, error=(*zeros, *estimate.error))]
-    if reference:
-        expected.append(Expectation(on_reference(reference, exp), reference.describe(), EXACT))
-    verify(sut, exp, *expected)
+    verify_jvp(sut, reference, exp, primal, estimate,
+               "NumPy float64 and central finite differences of the branch taken")
 
 
 @st.composite
@@ -109,16 +84,10 @@ def test_grad_follows_python_control_flow(sut, reference, drawn):
     estimate = path_derivative(case, full)
     directional = _experiment(case, stacks.grad_along(case.program, argnums), "<grad loss, v>",
                               inputs=cases.inputs_of(case, v=along), constants=constants)
-    slope = finite_diff.inner(weights, estimate.value)
-    error = finite_diff.inner_error(weights, estimate.error)
-    verify(sut, directional, Expectation(
-        (slope,), "central finite differences of loss along v, on the branch taken",
-        FINITE_DIFFERENCES, error=(error,)))
-    if reference:
-        whole = _experiment(case, stacks.grad(case.program, argnums), "grad(loss)",
-                            constants=constants)
-        verify(sut, whole, Expectation(on_reference(reference, whole), reference.describe(),
-                                       EXACT))
+    verify_slope(sut, directional, weights, estimate,
+                 "central finite differences of loss along v, on the branch taken")
+    verify_matches_reference(sut, reference, _experiment(
+        case, stacks.grad(case.program, argnums), "grad(loss)", constants=constants))
 
 
 @st.composite
@@ -135,16 +104,11 @@ def test_vjp_follows_python_control_flow(sut, reference, drawn):
     estimate = path_derivative(case, along)
     directional = _experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
                               inputs=cases.inputs_of(case, u=cotangents, v=along))
-    expected = finite_diff.inner(cotangents, estimate.value)
-    error = finite_diff.inner_error(cotangents, estimate.error)
-    verify(sut, directional, Expectation(
-        (expected,), "<u, J v> by central finite differences, on the branch taken",
-        FINITE_DIFFERENCES, error=(error,)))
-    if reference:
-        whole = _experiment(case, stacks.vjp(case.program), "vjp(f, x)(u)",
-                            inputs=cases.inputs_of(case, u=cotangents))
-        verify(sut, whole, Expectation(on_reference(reference, whole), reference.describe(),
-                                       EXACT))
+    verify_slope(sut, directional, cotangents, estimate,
+                 "<u, J v> by central finite differences, on the branch taken")
+    verify_matches_reference(sut, reference, _experiment(
+        case, stacks.vjp(case.program), "vjp(f, x)(u)",
+        inputs=cases.inputs_of(case, u=cotangents)))
 
 
 @st.composite
@@ -164,12 +128,10 @@ def test_vmap_branches_on_an_unbatched_value(sut, reference, drawn):
                       f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
                       inputs=stacks.named("x", batched))
     per_variant = [run(case.program, args) for args in case.variants]
-    stacked = tuple(np.stack(outs, axis=out_axes) for outs in zip(*per_variant))
-    expected = [Expectation(stacked, f"NumPy float64 on each of {len(case.variants)} batch "
-                                     f"elements, stacked on axis {out_axes}", EXACT)]
-    if reference:
-        expected.append(Expectation(on_reference(reference, exp), reference.describe(), EXACT))
-    verify(sut, exp, *expected)
+    by_loop = Expectation(stacked(per_variant, out_axes),
+                          f"NumPy float64 on each of {len(case.variants)} batch elements, "
+                          f"stacked on axis {out_axes}", EXACT)
+    verify(sut, exp, by_loop, *from_reference(reference, exp))
 
 
 def at_both_thresholds(control, name: str, fun: str) -> stacks.Wrapper:

@@ -17,9 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracles.reproducer import Expectation
-from oracles.tolerance import EXACT
-from oracles.verify import experiment, on_reference, verify, verify_runs
+from oracles.experiment import case_experiment
+from oracles.pytree_order import verify_matches_unpacked
 from strategies import stacks
 from strategies.inputs import directions
 from strategies.opspec import OPS
@@ -96,23 +95,6 @@ def packed_wrapper(packed: PackedCase, transform: str, *, argnums=None, in_axes=
     return stacks.Wrapper(source, f"packed({', '.join(xs + ts + us)})")
 
 
-def _input_order(packed: PackedCase) -> list[int]:
-    return [label for tree in packed.arguments for label in order(tree)]
-
-
-def in_jax_order(packed: PackedCase, transform: str, flat) -> tuple:
-    """The unpacked f's flat results, in the order the packed g's results flatten to."""
-    outs = order(packed.output)
-    n = len(packed.case.program.outputs)
-    if transform == "grad":
-        return tuple(flat)
-    if transform == "jvp":
-        return tuple(flat[j] for j in outs) + tuple(flat[n + j] for j in outs)
-    if transform == "vjp":
-        return tuple(flat[j] for j in outs) + tuple(flat[n + i] for i in _input_order(packed))
-    return tuple(flat[j] for j in outs)
-
-
 def unpacked_wrapper(program, transform: str, argnums=None) -> stacks.Wrapper:
     """The same transformation of f itself, through `strategies.stacks`."""
     if transform == "grad":
@@ -141,18 +123,12 @@ def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference,
         argnums = data.draw(cases.argnums(len(packed.arguments)), label="argnums over g's args")
         chosen = argnums if isinstance(argnums, tuple) else (argnums,)
         flat_argnums = tuple(i for k in chosen for i in order(packed.arguments[k]))
-    unpacked = experiment(case, unpacked_wrapper(program, transform, flat_argnums),
-                          f"{transform} of f", inputs=inputs, constants=constants)
-    expected = in_jax_order(packed, transform,
-                            verify_runs(sut, unpacked, "f is the same program, unpacked"))
-    exp = experiment(case, packed_wrapper(packed, transform, argnums=argnums),
-                     f"{transform} of g (f on packed arguments)", inputs=inputs,
-                     constants=constants, function=packing(packed))
-    oracles = [Expectation(expected, f"{sut.name} on the unpacked f, in JAX's pytree order",
-                           EXACT)]
-    if reference:
-        oracles.append(Expectation(on_reference(reference, exp), reference.describe(), EXACT))
-    verify(sut, exp, *oracles)
+    unpacked = case_experiment(case, unpacked_wrapper(program, transform, flat_argnums),
+                               f"{transform} of f", inputs=inputs, constants=constants)
+    exp = case_experiment(case, packed_wrapper(packed, transform, argnums=argnums),
+                          f"{transform} of g (f on packed arguments)", inputs=inputs,
+                          constants=constants, function=packing(packed))
+    verify_matches_unpacked(sut, reference, packed, transform, exp, unpacked)
 
 
 @st.composite
@@ -178,15 +154,11 @@ def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, drawn):
     packed, axes, in_axes, out_axes, batched = drawn
     case = packed.case
     inputs = stacks.named("x", batched)
-    unpacked = experiment(case, stacks.vmap(case.program, axes, out_axes),
-                          f"vmap(f, in_axes={axes!r}, out_axes={out_axes!r})", inputs=inputs)
-    expected = in_jax_order(packed, "vmap", verify_runs(sut, unpacked, "f is the same "
-                                                        "program, unpacked"))
-    exp = experiment(case, packed_wrapper(packed, "vmap", in_axes=in_axes, out_axes=out_axes),
-                     f"vmap(g, in_axes={in_axes}, out_axes={out_axes!r})", inputs=inputs,
-                     function=packing(packed))
-    oracles = [Expectation(expected, f"{sut.name} on the unpacked f, in JAX's pytree order",
-                           EXACT)]
-    if reference:
-        oracles.append(Expectation(on_reference(reference, exp), reference.describe(), EXACT))
-    verify(sut, exp, *oracles)
+    unpacked = case_experiment(case, stacks.vmap(case.program, axes, out_axes),
+                               f"vmap(f, in_axes={axes!r}, out_axes={out_axes!r})",
+                               inputs=inputs)
+    exp = case_experiment(case, packed_wrapper(packed, "vmap", in_axes=in_axes,
+                                               out_axes=out_axes),
+                          f"vmap(g, in_axes={in_axes}, out_axes={out_axes!r})", inputs=inputs,
+                          function=packing(packed))
+    verify_matches_unpacked(sut, reference, packed, "vmap", exp, unpacked)

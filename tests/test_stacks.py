@@ -20,12 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracles import finite_diff
-from oracles.reproducer import Expectation
-from oracles.tolerance import EXACT, STACK_MEANING
-from oracles.verify import experiment, on_reference, verify, verify_agrees
+from oracles.stack_layers import check_stack
 from strategies import layers
-from strategies.stacks import Wrapper
 from tests.cases import program_cases
 
 STACK_PROGRAMS = dict(max_eqns=10)
@@ -34,60 +30,6 @@ STACK_PROGRAMS = dict(max_eqns=10)
 def stack_programs(variants: int, reverse: bool):
     """Programs for stacks: up to 10 equations; three layers multiply their cost."""
     return program_cases(variants=variants, reverse=reverse, **STACK_PROGRAMS)
-
-
-def _call(name: str, params) -> str:
-    return f"{name}({', '.join(params)})"
-
-
-def _experiment(stack, level, extra: str, call: str, title: str, inputs):
-    source = layers.source(stack, level) + ("\n\n" + extra if extra else "")
-    return experiment(stack.case, Wrapper(source, call), title, inputs=inputs,
-                      constants=stack.constants)
-
-
-def check_identity(sut, stack, level):
-    """jit: g{level} equals g{level-1} run eagerly on the SUT."""
-    inputs = layers.stage_inputs(stack, level)
-    params = list(inputs)
-    actual = _experiment(stack, level, "", _call(f"g{level}", params),
-                         layers.title(stack, level), inputs)
-    verify_agrees(sut, actual, _call(f"g{level - 1}", params),
-                  f"{layers.title(stack, level - 1)} run eagerly on {sut.name}", EXACT)
-
-
-def check_loop(sut, stack, level):
-    """vmap: g{level} equals g{level-1} on each batch element, stacked on out_axes."""
-    inputs = layers.stage_inputs(stack, level)
-    params = list(inputs)
-    layer = stack.layers[level - 1]
-    actual = _experiment(stack, level, layers.loop_source(stack, level),
-                         _call(f"g{level}", params), layers.title(stack, level), inputs)
-    verify_agrees(sut, actual, _call("looped", params),
-                  f"{layers.title(stack, level - 1)} on each of {layer.size} batch elements "
-                  f"on {sut.name}, stacked on axis {layer.out_axes}", EXACT)
-
-
-def check_meaning(sut, stack, level):
-    """<c, g{level}> equals the NumPy meaning of the stack up to `level`."""
-    inputs = layers.stage_inputs(stack, level)
-    probe = stack.probes[level]
-    terms = layers.meaning(stack, level, list(inputs.values()), probe)
-    estimates = [finite_diff.mixed(stack.case.program, t.point, t.weights_at, t.order)
-                 for t in terms]
-    order = max((len(t.order) for t in terms), default=0)
-    cs = {f"c{j}": c for j, c in enumerate(probe)}
-    exp = _experiment(stack, level, layers.probe_source(stack, level),
-                      _call("probe", [*inputs, *cs]), f"<c, {layers.title(stack, level)}>",
-                      inputs | cs)
-    origin = (f"the NumPy meaning of {layers.title(stack, level)}: {len(terms)} terms, "
-              f"central finite differences up to order {order} (Richardson)")
-    verify(sut, exp, Expectation((sum(e.value for e in estimates),), origin, STACK_MEANING,
-                                 error=(sum(e.error for e in estimates),)))
-
-
-CHECKS = {layers.IDENTITY_CHECK: check_identity, layers.LOOP_CHECK: check_loop,
-          layers.MEANING_CHECK: check_meaning}
 
 
 def supported_layers(sut) -> tuple[str, ...]:
@@ -104,12 +46,4 @@ def test_stack_layers_match_their_meaning_and_reference(sut, reference, data):
     stack = data.draw(layers.stack_cases(stack_programs, kinds=kinds,
                                          max_layers=3 if plain else layers.MAX_DERIVATIVES),
                       label="stack")
-    top = len(stack.layers)
-    for level, layer in enumerate(stack.layers, 1):
-        CHECKS[layers.LAYERS[layer.name].check](sut, stack, level)
-    if layers.LAYERS[stack.layers[-1].name].check != layers.MEANING_CHECK:
-        check_meaning(sut, stack, top)
-    if reference:
-        full = _experiment(stack, top, "", _call(f"g{top}", stack.inputs),
-                           layers.title(stack, top), stack.inputs)
-        verify(sut, full, Expectation(on_reference(reference, full), reference.describe(), EXACT))
+    check_stack(sut, reference, stack)

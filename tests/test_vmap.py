@@ -4,30 +4,24 @@ The loop runs the SUT's own unbatched `f`, so this property isolates
 batching: a wrong value of `f` itself is `test_value`'s to find.
 """
 
-import numpy as np
 import pytest
 from hypothesis import given
 
+from oracles.batching import looped
+from oracles.experiment import case_experiment
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
-from oracles.verify import experiment, verify
+from oracles.verify import verify
 from strategies import stacks
 from tests.cases import vmap_cases
-
-
-def looped(sut, case, out_axes):
-    """Run f on each input variant with the SUT, stack each output along out_axes."""
-    per_variant = [experiment(case._replace(args=args), stacks.value(case.program), "f(x)").run(sut)
-                   for args in case.variants]
-    return tuple(np.stack(outs, axis=out_axes) for outs in zip(*per_variant))
 
 
 @pytest.mark.needs("vmap")
 @given(drawn=vmap_cases())
 def test_vmap_matches_loop_and_stack(sut, drawn):
     case, in_axes, out_axes, batched = drawn
-    exp = experiment(case, stacks.vmap(case.program, in_axes, out_axes),
-                     f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
-                     inputs=stacks.named("x", batched))
+    exp = case_experiment(case, stacks.vmap(case.program, in_axes, out_axes),
+                          f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
+                          inputs=stacks.named("x", batched))
     origin = f"f applied to each of {len(case.variants)} batch elements, stacked on axis {out_axes}"
     verify(sut, exp, Expectation(looped(sut, case, out_axes), origin, EXACT))

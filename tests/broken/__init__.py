@@ -1,9 +1,12 @@
-"""Deliberately broken SUTs: JAX with one bug each, for meta-tests.
+"""Deliberately broken SUTs: JAX or refimpl with one bug each, for meta-tests.
 
-Each module here meets SUT_API.md by re-exporting JAX, with exactly one
-piece replaced by a plausible bug.  `tests/meta/test_broken_suts.py` shows
-that the matching property catches it and shrinks it to a tiny reproducer;
-a property no broken SUT can fail would be toothless.
+Each module here meets SUT_API.md by re-exporting an SUT with exactly one
+piece replaced by a plausible bug: JAX through this package (`from
+tests.broken import *`, and `numpy_with` for the numpy namespace), or
+refimpl, imported directly, where refimpl's speed makes shrinking fast.
+`tests/meta/test_broken_suts.py` shows that the matching property catches
+it and shrinks it to a tiny reproducer; a property no broken SUT can fail
+would be toothless.
 """
 
 from types import SimpleNamespace
@@ -11,17 +14,15 @@ from types import SimpleNamespace
 import jax
 import jax.numpy as jnp
 
-jax.config.update("jax_enable_x64", True)
+from oracles.sut import CONTRACT
 
-NUMPY_NAMES = (
-    "add subtract multiply divide negative sin cos tanh exp log sqrt sum transpose reshape "
-    "broadcast_to expand_dims matmul dot where greater less maximum concatenate"
-).split()
+jax.config.update("jax_enable_x64", True)
 
 
 def numpy_with(**overrides) -> SimpleNamespace:
     """jax.numpy's contract functions, with `overrides` in place of some."""
-    return SimpleNamespace(**{name: getattr(jnp, name) for name in NUMPY_NAMES} | overrides)
+    return SimpleNamespace(**{name: getattr(jnp, name) for name in CONTRACT["numpy"]}
+                           | overrides)
 
 
 # What every shim re-exports unchanged (`from tests.broken import *`) unless

@@ -13,8 +13,8 @@ that saved file must exit non-zero when run with `python`.
 only in programs that use it where nothing masks it (a `sin` under a `where`
 branch not taken, a cond branch not taken, a second input that a
 one-input program lacks), and which 60 derandomized examples hold that
-changes whenever the generator's choices do (measured: `ci` held 8 programs
-with a `sin`, none of them exposing a wrong sin derivative).  A run stops at
+changes whenever the generator's choices do (docs/benchmarks.md, "Time to
+find a bug", gives a count).  A run stops at
 its first failure, so the larger budget costs time only for a bug that is
 rare in the programs; `docs/benchmarks.md` lists how many examples
 each row needs.  `catch` also takes Hypothesis's clocks out of the result
@@ -28,7 +28,7 @@ differences carry the check), so those examples cost milliseconds, not the
 compilations eager JAX needs.  Their reproducers may hold up to
 `MAX_CONSTRUCT_EQUATIONS` equations: Hypothesis shrinks a construct's blocks
 well, but the equations around a construct that carry its bug to the output
-less reliably (measured: 3 for the scan shim).  Most other shims are built
+less reliably (docs/benchmarks.md, "Time to find a bug").  Most other shims are built
 over refimpl too, for the same speed; those over JAX need a `custom_jvp` or
 a JAX internal refimpl has no counterpart for.
 """

@@ -1,0 +1,98 @@
+"""Derivatives (jvp, grad, vjp) judged by central finite differences and the reference.
+
+Method (as JAX's `check_jvp`/`check_vjp`): one random direction, never a
+full Jacobian.  `jvp` must return the program's value exactly and J t within
+the finite-difference error estimate; `grad` and `vjp` are projected to a
+scalar, `<w, J v>` for the loss weights or cotangents w and a drawn
+direction v, and held to the same estimate of that scalar.  Where a
+reference SUT is given, the whole transformed result must also equal the
+reference's (`oracles/reference.py`).
+
+`check_jvp` and `check_grad` are the whole oracle for a straight-line
+program (`tests/test_jvp.py`, `tests/test_grad.py`,
+`tests/test_long_programs.py`); `verify_jvp` and `verify_slope` are the
+judging steps alone, for programs whose derivative comes from elsewhere (the
+path a Python `if` takes: `tests/test_python_control_flow.py`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from oracles import finite_diff
+from oracles.experiment import Experiment, case_experiment
+from oracles.reference import from_reference, verify_matches_reference
+from oracles.reproducer import Expectation
+from oracles.sut import Sut
+from oracles.tolerance import FINITE_DIFFERENCES
+from oracles.verify import verify
+from strategies import stacks
+from strategies.ir import evaluate
+from strategies.program import ProgramCase
+
+
+def verify_jvp(sut: Sut, reference: Sut | None, exp: Experiment, primal,
+               estimate: finite_diff.Estimate, origin: str) -> None:
+    """`exp` returns (primal, J t): the primal exactly, J t within the estimate's error;
+    then all of it against the reference."""
+    __tracebackhide__ = True
+    zeros = [0 * p for p in primal]
+    by_differences = Expectation((*primal, *estimate.value), origin, FINITE_DIFFERENCES,
+                                 error=(*zeros, *estimate.error))
+    verify(sut, exp, by_differences, *from_reference(reference, exp))
+
+
+def verify_slope(sut: Sut, exp: Experiment, weights, estimate: finite_diff.Estimate,
+                 origin: str) -> None:
+    """`exp` returns the scalar <weights, J v>, which `estimate` (of J v) gives within its error."""
+    __tracebackhide__ = True
+    slope = finite_diff.inner(weights, estimate.value)
+    error = finite_diff.inner_error(weights, estimate.error)
+    verify(sut, exp, Expectation((slope,), origin, FINITE_DIFFERENCES, error=(error,)))
+
+
+def full_direction(args, argnums, along) -> list[np.ndarray]:
+    """A direction over all inputs: `along` on the differentiated ones, zero elsewhere."""
+    chosen = argnums if isinstance(argnums, tuple) else (argnums,)
+    full = [np.zeros_like(x) for x in args]
+    for position, v in zip(chosen, along):
+        full[position] = v
+    return full
+
+
+def check_jvp(sut: Sut, reference: Sut | None, case: ProgramCase, tangents) -> None:
+    """jvp's primal and tangent against finite differences and the reference."""
+    __tracebackhide__ = True
+    exp = case_experiment(case, stacks.jvp(case.program), "jvp(f, x, t)",
+                          inputs=stacks.named("x", case.args) | stacks.named("t", tangents))
+    estimate = finite_diff.directional(case.program, case.args, tangents)
+    verify_jvp(sut, reference, exp, evaluate(case.program, case.args), estimate,
+               "central finite differences (Richardson)")
+
+
+def check_grad(sut: Sut, reference: Sut | None, case: ProgramCase, argnums, weights,
+               along) -> None:
+    """<grad loss, v> against finite differences; all of grad loss against the reference."""
+    __tracebackhide__ = True
+    constants = stacks.named("w", weights)
+    estimate = finite_diff.directional(case.program, case.args,
+                                       full_direction(case.args, argnums, along))
+    directional = case_experiment(case, stacks.grad_along(case.program, argnums),
+                                  "<grad loss, v>",
+                                  inputs=stacks.named("x", case.args) | stacks.named("v", along),
+                                  constants=constants)
+    verify_slope(sut, directional, weights, estimate, "central finite differences of loss along v")
+    verify_matches_reference(sut, reference, case_experiment(
+        case, stacks.grad(case.program, argnums), "grad(loss)", constants=constants))
+
+
+def check_vjp(sut: Sut, reference: Sut | None, case: ProgramCase, cotangents, along) -> None:
+    """<vjp(u), v> against <u, J v> by finite differences; all of vjp against the reference."""
+    __tracebackhide__ = True
+    estimate = finite_diff.directional(case.program, case.args, along)
+    inputs = stacks.named("x", case.args) | stacks.named("u", cotangents)
+    directional = case_experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
+                                  inputs=inputs | stacks.named("v", along))
+    verify_slope(sut, directional, cotangents, estimate, "<u, J v> by central finite differences")
+    verify_matches_reference(sut, reference, case_experiment(
+        case, stacks.vjp(case.program), "vjp(f, x)(u)", inputs=inputs))

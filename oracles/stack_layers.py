@@ -1,0 +1,98 @@
+"""A transformation stack judged layer by layer, each layer against its own meaning.
+
+A drawn stack (`strategies/layers.py`) such as `jit(vmap(jvp(f)))` is run
+stage by stage on the SUT, innermost first, and each layer is held to the
+check its row of `LAYERS` names (`CHECKS`):
+
+* identity (`jit`): the stage equals its inner stage run eagerly on the SUT;
+* loop (`vmap`): the stage equals its inner stage on each batch element,
+  stacked on `out_axes`;
+* meaning (`jvp`, `grad`, `vjp`): the stage, projected on random weights,
+  equals the NumPy meaning of the stack up to it, by central finite
+  differences of order <= 2 (`oracles.finite_diff.mixed`).
+
+The first two compare with the SUT's own inner stage, so a failure names the
+layer that broke; `check_stack` then holds the whole stack to its NumPy
+meaning (when its top layer is not already a derivative) and to the
+reference.  The property: `tests/test_stacks.py`.
+"""
+
+from __future__ import annotations
+
+from oracles import finite_diff
+from oracles.experiment import Experiment, case_experiment
+from oracles.reference import verify_matches_reference
+from oracles.reproducer import Expectation
+from oracles.sut import Sut
+from oracles.tolerance import EXACT, STACK_MEANING
+from oracles.verify import verify, verify_agrees
+from strategies import layers
+from strategies.stacks import Wrapper
+
+
+def _call(name: str, params) -> str:
+    return f"{name}({', '.join(params)})"
+
+
+def stage_experiment(stack, level, extra: str, call: str, title: str, inputs) -> Experiment:
+    """The stack's stages up to `level` (and `extra` source) as one module, calling `call`."""
+    source = layers.source(stack, level) + ("\n\n" + extra if extra else "")
+    return case_experiment(stack.case, Wrapper(source, call), title, inputs=inputs,
+                           constants=stack.constants)
+
+
+def check_identity(sut: Sut, stack, level: int) -> None:
+    """jit: g{level} equals g{level-1} run eagerly on the SUT."""
+    inputs = layers.stage_inputs(stack, level)
+    params = list(inputs)
+    actual = stage_experiment(stack, level, "", _call(f"g{level}", params),
+                              layers.title(stack, level), inputs)
+    verify_agrees(sut, actual, _call(f"g{level - 1}", params),
+                  f"{layers.title(stack, level - 1)} run eagerly on {sut.name}", EXACT)
+
+
+def check_loop(sut: Sut, stack, level: int) -> None:
+    """vmap: g{level} equals g{level-1} on each batch element, stacked on out_axes."""
+    inputs = layers.stage_inputs(stack, level)
+    params = list(inputs)
+    layer = stack.layers[level - 1]
+    actual = stage_experiment(stack, level, layers.loop_source(stack, level),
+                              _call(f"g{level}", params), layers.title(stack, level), inputs)
+    verify_agrees(sut, actual, _call("looped", params),
+                  f"{layers.title(stack, level - 1)} on each of {layer.size} batch elements "
+                  f"on {sut.name}, stacked on axis {layer.out_axes}", EXACT)
+
+
+def check_meaning(sut: Sut, stack, level: int) -> None:
+    """<c, g{level}> equals the NumPy meaning of the stack up to `level`."""
+    inputs = layers.stage_inputs(stack, level)
+    probe = stack.probes[level]
+    terms = layers.meaning(stack, level, list(inputs.values()), probe)
+    estimates = [finite_diff.mixed(stack.case.program, t.point, t.weights_at, t.order)
+                 for t in terms]
+    order = max((len(t.order) for t in terms), default=0)
+    cs = {f"c{j}": c for j, c in enumerate(probe)}
+    exp = stage_experiment(stack, level, layers.probe_source(stack, level),
+                           _call("probe", [*inputs, *cs]), f"<c, {layers.title(stack, level)}>",
+                           inputs | cs)
+    origin = (f"the NumPy meaning of {layers.title(stack, level)}: {len(terms)} terms, "
+              f"central finite differences up to order {order} (Richardson)")
+    verify(sut, exp, Expectation((sum(e.value for e in estimates),), origin, STACK_MEANING,
+                                 error=(sum(e.error for e in estimates),)))
+
+
+# Which oracle judges a layer, by the check its row of `layers.LAYERS` names.
+CHECKS = {layers.IDENTITY_CHECK: check_identity, layers.LOOP_CHECK: check_loop,
+          layers.MEANING_CHECK: check_meaning}
+
+
+def check_stack(sut: Sut, reference: Sut | None, stack) -> None:
+    """Every layer against its check, the whole stack against its meaning and the reference."""
+    __tracebackhide__ = True
+    top = len(stack.layers)
+    for level, layer in enumerate(stack.layers, 1):
+        CHECKS[layers.LAYERS[layer.name].check](sut, stack, level)
+    if layers.LAYERS[stack.layers[-1].name].check != layers.MEANING_CHECK:
+        check_meaning(sut, stack, top)
+    verify_matches_reference(sut, reference, stage_experiment(
+        stack, top, "", _call(f"g{top}", stack.inputs), layers.title(stack, top), stack.inputs))
