@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import refimpl  # noqa: E402
-from strategies import layers  # noqa: E402
+from strategies import stacks as layers  # noqa: E402
 from tests import cases  # noqa: E402
 from tests import test_errors as errors  # noqa: E402
 from tests import test_identities as identities  # noqa: E402

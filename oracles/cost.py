@@ -37,7 +37,7 @@ import numpy as np
 
 from oracles.errors import SutFailure, SutRaised
 from strategies.render import PRELUDE, load
-from strategies.stacks import named
+from strategies.wrappers import named
 
 REDUCTIONS = frozenset({"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and",
                         "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -375,7 +375,7 @@ def transformations_source(program) -> str:
 
 
 def program_source(case) -> str:
-    from strategies import stacks
+    from strategies import wrappers as stacks
     from strategies.render import render_function, render_module
 
     constants = {f"w{k}": np.full(out.shape, 0.5) for k, out in enumerate(case.program.outputs)}

@@ -20,7 +20,7 @@ at every step; an example too sharp for finite differences is rejected
 `mixed(program, point, weights, order)` estimates a mixed derivative of
 order <= 2 of the scalar <weights(eps), program(point(eps))> in small
 parameters eps, with the same Richardson scheme and kink check: the NumPy
-meaning of a transformation stack is a sum of these (`strategies/layers.py`,
+meaning of a transformation stack is a sum of these (`strategies/stacks.py`,
 `tests/test_stacks.py`).
 """
 

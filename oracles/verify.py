@@ -23,7 +23,7 @@ from oracles.sut import Sut
 from oracles.tolerance import Tolerance
 from strategies.program import ProgramCase
 from strategies.render import render_function, render_module
-from strategies.stacks import Wrapper, named
+from strategies.wrappers import Wrapper, named
 
 
 class ReferenceFailed(RuntimeError):

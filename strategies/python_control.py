@@ -87,7 +87,7 @@ class ControlProgram:
     sides, the branches differ in value and in the sign of the derivative).
     `threshold` None makes the threshold `f`'s last parameter, `c`.
     `outputs` mirrors `Program.outputs` (y, then the extra outputs), so
-    `strategies.stacks` wrappers apply unchanged.
+    `strategies.wrappers` apply unchanged.
     """
 
     inputs: tuple[Var, ...]

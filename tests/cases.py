@@ -18,7 +18,7 @@ from strategies.inputs import directions
 from strategies.language import LANGUAGE, REVERSE_FEATURES
 from strategies.operands import choose, index
 from strategies.program import ProgramCase, programs, vocabulary
-from strategies.stacks import named
+from strategies.wrappers import named
 
 VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)
 REVERSE_VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)

@@ -31,7 +31,7 @@ from strategies.opspec import OPS
 from strategies.program import ProgramCase, programs
 from strategies.python_control import defined, needed
 from strategies.render import render_function
-from strategies.stacks import Wrapper
+from strategies.wrappers import Wrapper
 from tests import cases
 
 # Transformations a refusal is checked under, simplest first (shrinking goes there).

@@ -8,7 +8,7 @@ from oracles import finite_diff
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify
-from strategies import stacks
+from strategies import wrappers as stacks
 from tests.cases import grad_cases, inputs_of, vjp_cases
 
 

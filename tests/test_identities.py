@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from oracles import finite_diff
 from oracles.tolerance import EXACT, HESSIAN_SYMMETRY, IDENTITY, scaled
 from oracles.verify import experiment, verify_agrees
-from strategies import stacks
+from strategies import wrappers as stacks
 from strategies.inputs import directions
-from strategies.layers import axes_for
 from strategies.operands import choose
-from strategies.stacks import named
+from strategies.stacks import axes_for
+from strategies.wrappers import named
 from tests.cases import argnums, input_shapes_of, output_shapes_of, program_cases, vmap_cases
 
 # ----------------------------------------------------------------------------- helpers

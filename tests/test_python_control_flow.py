@@ -19,7 +19,7 @@ from oracles.errors import GeneratorBug
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, FD_STEPS, FD_STEPS_SHARP, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify, verify_raises
-from strategies import stacks
+from strategies import wrappers as stacks
 from strategies.inputs import directions
 from strategies.opspec import OPS
 from strategies.python_control import control_programs, path, render, run, takes_then

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, on_reference, verify, verify_runs
-from strategies import stacks
+from strategies import wrappers as stacks
 from strategies.inputs import directions
 from strategies.opspec import OPS
 from strategies.program import ProgramCase, programs

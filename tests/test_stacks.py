@@ -24,8 +24,8 @@ from oracles import finite_diff
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, STACK_MEANING
 from oracles.verify import experiment, on_reference, verify, verify_agrees
-from strategies import layers
-from strategies.stacks import Wrapper
+from strategies import stacks as layers
+from strategies.wrappers import Wrapper
 from tests.cases import program_cases
 
 STACK_PROGRAMS = dict(max_eqns=10)

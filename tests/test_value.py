@@ -5,7 +5,7 @@ from hypothesis import given
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, on_reference, verify
-from strategies import stacks
+from strategies import wrappers as stacks
 from strategies.ir import evaluate
 from tests.cases import program_cases
 

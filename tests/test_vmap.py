@@ -11,7 +11,7 @@ from hypothesis import given
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, verify
-from strategies import stacks
+from strategies import wrappers as stacks
 from tests.cases import vmap_cases
 
 
