@@ -43,7 +43,8 @@ from oracles.tolerance import (
     FD_STEPS_SECOND_ORDER,
     FD_STEPS_SHARP,
 )
-from strategies.ir import Program, evaluate
+from strategies.evaluation import evaluate
+from strategies.program import Program
 
 EPS = np.finfo(np.float64).eps
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -58,6 +59,7 @@ class OpSpec:
     why: str
     domain: Callable[..., bool] | None = None
     kink: Callable[..., np.ndarray] | None = None
+    construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
 
     def evaluate(self, args: Sequence, params: dict) -> np.ndarray:
         return _as_array(self.impl(*args, **params))

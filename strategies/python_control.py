@@ -41,8 +41,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
-from strategies.ir import Eqn, Program, Var, evaluate
-from strategies.program import programs
+from strategies.evaluation import evaluate
+from strategies.ir import Eqn, Var
+from strategies.program import Program, programs
 from strategies.render import render_function
 
 # The predicate's value is at least this far from the threshold.  A central

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from strategies.ir import Program
+from strategies.program import Program
 
 
 class Wrapper(NamedTuple):

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from oracles.verify import experiment, verify_raises, verify_runs
 from strategies import inputs, shapes
 from strategies.domains import MAX_RANK
-from strategies.ir import Eqn, Program, Var
+from strategies.ir import Eqn, Var
 from strategies.opspec import OPS
-from strategies.program import ProgramCase, programs
+from strategies.program import Program, ProgramCase, programs
 from strategies.python_control import defined, needed
 from strategies.render import render_function
 from strategies.wrappers import Wrapper

@@ -9,7 +9,7 @@ from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, verify
 from strategies import wrappers as stacks
-from strategies.ir import evaluate
+from strategies.evaluation import evaluate
 from tests.cases import inputs_of, program_cases, two_shape_cases
 
 

@@ -8,7 +8,7 @@ from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify
 from strategies import wrappers as stacks
-from strategies.ir import evaluate
+from strategies.evaluation import evaluate
 from tests.cases import inputs_of, jvp_cases
 
 

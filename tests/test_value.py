@@ -6,7 +6,7 @@ from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, on_reference, verify
 from strategies import wrappers as stacks
-from strategies.ir import evaluate
+from strategies.evaluation import evaluate
 from tests.cases import program_cases
 
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
-from strategies.ir import all_eqns, evaluate
+from strategies.evaluation import evaluate
+from strategies.ir import all_eqns
 from strategies.language import LANGUAGE
 from strategies.program import programs, vocabulary
 
