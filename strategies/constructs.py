@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
 from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune
 from strategies.operands import choose, pick
-from strategies.opspec import compare
+from strategies.opspec import SYMBOL, compare
 
 # Equations in a block (drawn 0..this; shrinks to 0, a block returning its parameter).
 MAX_BLOCK_EQNS = 4
@@ -67,7 +67,8 @@ class Construct:
       an SUT may refuse it (JAX does for while_loop).  Such a construct is never
       put inside a nested `grad`, and reverse-mode properties leave it out for
       an SUT that declares the feature unsupported (`language.REVERSE_FEATURES`);
-      `test_grad_through_while_loop` holds an SUT that offers it to account.
+      `tests/test_grad.py::test_grad_through_while_loop_matches_finite_differences`
+      holds an SUT that offers it to account.
     """
 
     name: str
@@ -197,9 +198,8 @@ def evaluate_cond(operands, params, env, how: Run):
 
 
 def cond_source(names, params):
-    symbol = ">" if params["cmp"] == "greater" else "<"
     p, x = names
-    return (f"sut.lax.cond(jnp.sum({p}) {symbol} {params['threshold']!r}, "
+    return (f"sut.lax.cond(jnp.sum({p}) {SYMBOL[params['cmp']]} {params['threshold']!r}, "
             f"{params['true'].name}, {params['false'].name}, {x})")
 
 

@@ -23,9 +23,10 @@ from hypothesis.errors import InvalidArgument
 from strategies import inputs, shapes
 from strategies.equations import Scope
 from strategies.ir import Var, all_eqns, prune
-from strategies.language import FEATURES, LANGUAGE
+from strategies.language import LANGUAGE
 from strategies.operands import choose, index
 from strategies.render import render_function
+from strategies.vocabulary import supported_names
 
 
 @dataclass(frozen=True)
@@ -55,15 +56,6 @@ class ProgramCase(NamedTuple):
     args: tuple[np.ndarray, ...]
     variants: tuple[tuple[np.ndarray, ...], ...]
     shared: tuple[bool, ...]
-
-
-def vocabulary(unsupported=frozenset(), *, only=None) -> tuple[str, ...]:
-    """Operation names to generate from: `only` (default all), minus what an SUT lacks."""
-    names = tuple(LANGUAGE) if only is None else tuple(only)
-    unknown = [name for name in names if name not in LANGUAGE]
-    if unknown:
-        raise InvalidArgument(f"ops={unknown!r} are not operations; choose from {list(LANGUAGE)}")
-    return tuple(name for name in names if not FEATURES[name] & set(unsupported))
 
 
 def _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants):
@@ -124,7 +116,7 @@ def programs(
     for name, flag in (("chain", chain), ("sharing", sharing), ("allow_empty", allow_empty)):
         if not isinstance(flag, bool):
             raise InvalidArgument(f"{name}={flag!r} must be True or False")
-    specs = [LANGUAGE[name] for name in vocabulary(only=ops)]
+    specs = [LANGUAGE[name] for name in supported_names(only=ops)]
     count = draw(st.integers(min_inputs, max_inputs), label="inputs")
     if input_shapes is None:
         drawn = draw(shapes.input_shapes(count, allow_empty=allow_empty), label="input shapes")

@@ -43,6 +43,7 @@ from hypothesis.errors import InvalidArgument
 from strategies import inputs, shapes
 from strategies.evaluation import evaluate
 from strategies.ir import Eqn, Var
+from strategies.opspec import SYMBOL
 from strategies.program import Program, programs
 from strategies.render import render_function
 
@@ -62,7 +63,6 @@ LOOP_OPERAND_CAP = 2.0
 MAX_ITERATIONS = 3
 LOOP_FUNCTIONS = ("sin", "tanh", "cos")
 LOOP_STEPS = (0.0, 0.5, -0.25)
-SYMBOL = {"greater": ">", "less": "<"}
 
 
 @dataclass(frozen=True)

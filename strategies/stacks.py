@@ -49,10 +49,13 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+from strategies.cases import program_cases
 from strategies.inputs import directions
 from strategies.operands import choose, index, pick
 from strategies.program import ProgramCase
-from strategies.wrappers import define, names, tuple_of
+from strategies.shapes import batch_axes
+from strategies.vocabulary import Vocabulary
+from strategies.wrappers import argnums_tuple, define, names, tuple_of
 
 # Layer names, simplest first: shrinking moves a layer towards `jit`.
 ORDER = ("jit", "vmap", "jvp", "grad", "vjp")
@@ -60,6 +63,10 @@ ORDER = ("jit", "vmap", "jvp", "grad", "vjp")
 # Finite differences of order 1 and 2 are trustworthy (`oracles/tolerance.py`);
 # a third derivative layer would need third differences, so none is drawn.
 MAX_DERIVATIVES = 2
+
+# Programs under a stack have at most this many equations: three layers
+# multiply their cost.
+STACK_PROGRAMS = dict(max_eqns=10)
 
 # Programs valid at more input sets cost more to grow; batch positions beyond
 # this many reuse input sets (`_variant`), each of which is valid.
@@ -182,7 +189,7 @@ def _vjp_meaning(layer, level, sig, inner, inputs, weights, constants):
 
 
 def _grad_meaning(layer, level, sig, inner, inputs, weights, constants):
-    chosen = _argnums_tuple(layer.argnums)
+    chosen = argnums_tuple(layer.argnums)
     moved = [x.plus(level, weights[chosen.index(i)]) if i in chosen else x
              for i, x in enumerate(inputs)]
     loss = [Moving.fixed(constants[f"w{level}_{j}"]) for j in range(len(sig.outputs))]
@@ -232,7 +239,7 @@ def _vjp_signature(layer, level, sig):
 
 
 def _grad_signature(layer, level, sig):
-    return sig._replace(outputs=tuple(sig.inputs[i] for i in _argnums_tuple(layer.argnums)))
+    return sig._replace(outputs=tuple(sig.inputs[i] for i in argnums_tuple(layer.argnums)))
 
 
 def signatures(case: ProgramCase, layers) -> tuple[Signature, ...]:
@@ -243,10 +250,6 @@ def signatures(case: ProgramCase, layers) -> tuple[Signature, ...]:
     for level, layer in enumerate(layers, 1):
         sigs.append(LAYERS[layer.name].signature(layer, level, sigs[-1]))
     return tuple(sigs)
-
-
-def _argnums_tuple(argnums) -> tuple[int, ...]:
-    return argnums if isinstance(argnums, tuple) else (argnums,)
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -382,23 +385,18 @@ def _batched_input(case: ProgramCase, layers, i: int) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- drawing
 
-def axes_for(rank: int) -> list[int]:
-    """Batch-axis positions for an array of `rank` (before batching), simplest first."""
-    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
-
-
 def _draw_vmap(draw, level: int, sig: Signature, size: int) -> Applied:
     count = len(sig.inputs)
     mapped = index(draw, count, label=f"layer {level}: surely mapped input")
     axes = []
     for i, shape in enumerate(sig.inputs):
-        options = axes_for(len(shape))
+        options = batch_axes(len(shape))
         if i != mapped:
             options = [options[0], None, *options[1:]]
         axes.append(choose(draw, options, label=f"layer {level}: in_axes[{i}]"))
     as_int = len(set(axes)) == 1 and draw(st.booleans(), label=f"layer {level}: in_axes as int")
     out_rank = min(len(s) for s in sig.outputs)
-    out_axes = choose(draw, axes_for(out_rank), label=f"layer {level}: out_axes")
+    out_axes = choose(draw, batch_axes(out_rank), label=f"layer {level}: out_axes")
     return Applied("vmap", tuple(axes), as_int, out_axes, size)
 
 
@@ -429,6 +427,16 @@ def _check(min_layers, max_layers, kinds):
     if all(LAYERS[k].derivative for k in kinds) and max_layers > MAX_DERIVATIVES:
         raise InvalidArgument(f"kinds={kinds!r} has only derivative layers, and at most "
                               f"{MAX_DERIVATIVES} may stack: use max_layers<={MAX_DERIVATIVES}")
+
+
+def stack_programs(vocabulary: Vocabulary) -> Callable[[int, bool], st.SearchStrategy]:
+    """`programs(variants, reverse)` for `stack_cases`: the SUT's programs, valid at
+    `variants` input sets, differentiable in reverse mode if `reverse`, up to 10
+    equations."""
+    def programs(variants: int, reverse: bool):
+        return program_cases(vocabulary, variants=variants, reverse=reverse, **STACK_PROGRAMS)
+
+    return programs
 
 
 @st.composite

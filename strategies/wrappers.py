@@ -28,6 +28,11 @@ def named(prefix: str, arrays) -> dict:
     return dict(zip(names(prefix, len(arrays)), arrays))
 
 
+def argnums_tuple(argnums) -> tuple[int, ...]:
+    """`argnums` as a tuple of positions: grad takes an int or a tuple."""
+    return argnums if isinstance(argnums, tuple) else (argnums,)
+
+
 def _args(program: Program, prefix: str = "x") -> list[str]:
     return names(prefix, len(program.inputs))
 
@@ -79,8 +84,7 @@ def grad(program: Program, argnums) -> Wrapper:
 def grad_along(program: Program, argnums) -> Wrapper:
     """<grad loss, v> over the differentiated arguments (v0.. match argnums)."""
     xs = _args(program)
-    nums = argnums if isinstance(argnums, tuple) else (argnums,)
-    vs = names("v", len(nums))
+    vs = names("v", len(argnums_tuple(argnums)))
     grads = f"sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"
     body = [f"g = {grads}"]
     if not isinstance(argnums, tuple):

@@ -3,13 +3,14 @@
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from oracles import finite_diff
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify
 from strategies import wrappers as stacks
-from tests.cases import grad_cases, inputs_of, vjp_cases
+from strategies.cases import grad_cases, inputs_of, vjp_cases
 
 
 def _full_direction(case, argnums, along):
@@ -22,8 +23,9 @@ def _full_direction(case, argnums, along):
 
 
 @pytest.mark.needs("grad")
-@given(drawn=grad_cases())
-def test_grad_matches_finite_differences_and_reference(sut, reference, drawn):
+@given(data=st.data())
+def test_grad_matches_finite_differences_and_reference(sut, reference, vocabulary, data):
+    drawn = data.draw(grad_cases(vocabulary), label="drawn")
     check_grad(sut, reference, drawn)
 
 
@@ -47,8 +49,9 @@ def check_grad(sut, reference, drawn):
 
 
 @pytest.mark.needs("vjp")
-@given(drawn=vjp_cases())
-def test_vjp_matches_finite_differences_and_reference(sut, reference, drawn):
+@given(data=st.data())
+def test_vjp_matches_finite_differences_and_reference(sut, reference, vocabulary, data):
+    drawn = data.draw(vjp_cases(vocabulary), label="drawn")
     case, cotangents, along = drawn
     estimate = finite_diff.directional(case.program, case.args, along)
     directional = experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
@@ -64,8 +67,8 @@ def test_vjp_matches_finite_differences_and_reference(sut, reference, drawn):
 
 
 @pytest.mark.needs("grad", "while_loop_reverse")
-@given(drawn=grad_cases(reverse=False))
-def test_grad_through_while_loop_matches_finite_differences(sut, reference, drawn):
+@given(data=st.data())
+def test_grad_through_while_loop_matches_finite_differences(sut, reference, vocabulary, data):
     """The grad property over the whole language, while_loop included.
 
     JAX and refimpl refuse reverse mode through while_loop (its trip count is
@@ -73,4 +76,5 @@ def test_grad_through_while_loop_matches_finite_differences(sut, reference, draw
     the property above runs without while_loop; an SUT that supports it is
     held to the same standard here.
     """
+    drawn = data.draw(grad_cases(vocabulary, reverse=False), label="drawn")
     check_grad(sut, reference, drawn)

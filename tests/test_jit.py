@@ -9,13 +9,14 @@ from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, verify
 from strategies import wrappers as stacks
+from strategies.cases import inputs_of, program_cases, two_shape_cases
 from strategies.evaluation import evaluate
-from tests.cases import inputs_of, program_cases, two_shape_cases
 
 
 @pytest.mark.needs("jit")
-@given(case=program_cases())
-def test_jit_matches_eager_and_numpy(sut, case):
+@given(data=st.data())
+def test_jit_matches_eager_and_numpy(sut, vocabulary, data):
+    case = data.draw(program_cases(vocabulary), label="case")
     eager = experiment(case, stacks.value(case.program), "f(x) eagerly").run(sut)
     exp = experiment(case, stacks.jit(case.program), "jit(f)(x)")
     verify(sut, exp, Expectation(eager, f"{sut.name} eager", EXACT),
@@ -23,8 +24,9 @@ def test_jit_matches_eager_and_numpy(sut, case):
 
 
 @pytest.mark.needs("jit")
-@given(drawn=two_shape_cases())
-def test_jit_retraces_for_a_new_shape(sut, drawn):
+@given(data=st.data())
+def test_jit_retraces_for_a_new_shape(sut, vocabulary, data):
+    drawn = data.draw(two_shape_cases(vocabulary), label="drawn")
     case, bigger = drawn
     exp = experiment(case, stacks.jit_two_shapes(case.program), "one jit(f) on two shapes",
                      inputs=inputs_of(case, y=bigger))
@@ -33,8 +35,9 @@ def test_jit_retraces_for_a_new_shape(sut, drawn):
 
 
 @pytest.mark.needs("jit")
-@given(case=program_cases(), ks=st.sampled_from([(2.0, 3.0), (-1.0, 0.5)]))
-def test_jit_retraces_for_a_new_static_argument(sut, case, ks):
+@given(data=st.data(), ks=st.sampled_from([(2.0, 3.0), (-1.0, 0.5)]))
+def test_jit_retraces_for_a_new_static_argument(sut, vocabulary, data, ks):
+    case = data.draw(program_cases(vocabulary), label="case")
     expected = tuple(np.asarray(v) for v in
                      experiment(case, stacks.eager_static(case.program, ks), "eager").run(sut))
     exp = experiment(case, stacks.jit_static(case.program, ks),

@@ -2,14 +2,15 @@
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from oracles import finite_diff
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify
 from strategies import wrappers as stacks
+from strategies.cases import inputs_of, jvp_cases
 from strategies.evaluation import evaluate
-from tests.cases import inputs_of, jvp_cases
 
 
 def jvp_experiment(drawn):
@@ -19,8 +20,9 @@ def jvp_experiment(drawn):
 
 
 @pytest.mark.needs("jvp")
-@given(drawn=jvp_cases())
-def test_jvp_matches_finite_differences_and_reference(sut, reference, drawn):
+@given(data=st.data())
+def test_jvp_matches_finite_differences_and_reference(sut, reference, vocabulary, data):
+    drawn = data.draw(jvp_cases(vocabulary), label="drawn")
     check_jvp(sut, reference, drawn)
 
 

@@ -19,23 +19,16 @@ from oracles.errors import GeneratorBug
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT, FD_STEPS, FD_STEPS_SHARP, FINITE_DIFFERENCES
 from oracles.verify import experiment, on_reference, verify, verify_raises
+from strategies import cases
 from strategies import wrappers as stacks
-from strategies.inputs import directions
-from strategies.opspec import OPS
-from strategies.python_control import control_programs, path, render, run, takes_then
-from tests import cases
-
-
-def control_cases(**options):
-    """`control_programs` whose straight-line parts use the operations the SUT supports
-    (read when drawing, as `cases.program_cases` does); no constructs: the control
-    flow under test is Python's own."""
-    return st.deferred(lambda: control_programs(
-        ops=tuple(name for name in cases.VOCABULARY if name in OPS), **options))
-
-
-def _shapes(arrays):
-    return [a.shape for a in arrays]
+from strategies.control_cases import (
+    control_cases,
+    grad_control_cases,
+    jvp_control_cases,
+    vjp_control_cases,
+    vmap_control_cases,
+)
+from strategies.python_control import path, render, run, takes_then
 
 
 def _experiment(case, wrapper, title, **kwargs):
@@ -65,15 +58,10 @@ def path_derivative(case, direction, *, steps=FD_STEPS + FD_STEPS_SHARP) -> fini
                                    steps=steps)
 
 
-@st.composite
-def jvp_control_cases(draw):
-    case = draw(control_cases(), label="control program")
-    return case, draw(directions(_shapes(case.args)), label="tangents")
-
-
 @pytest.mark.needs("jvp")
-@given(drawn=jvp_control_cases())
-def test_jvp_follows_python_control_flow(sut, reference, drawn):
+@given(data=st.data())
+def test_jvp_follows_python_control_flow(sut, reference, vocabulary, data):
+    drawn = data.draw(jvp_control_cases(vocabulary), label="drawn")
     case, tangents = drawn
     exp = _experiment(case, stacks.jvp(case.program), "jvp(f, x, t)",
                       inputs=cases.inputs_of(case, t=tangents))
@@ -88,22 +76,10 @@ def test_jvp_follows_python_control_flow(sut, reference, drawn):
     verify(sut, exp, *expected)
 
 
-@st.composite
-def grad_control_cases(draw):
-    case = draw(control_cases(), label="control program")
-    nums = draw(cases.argnums(len(case.args)), label="argnums")
-    chosen = nums if isinstance(nums, tuple) else (nums,)
-    weights = draw(directions(_shapes(case.program.outputs)), label="loss weights")
-    along = draw(directions([case.args[i].shape for i in chosen]), label="directions")
-    full = [np.zeros_like(x) for x in case.args]
-    for position, v in zip(chosen, along):
-        full[position] = v
-    return case, nums, weights, along, full
-
-
 @pytest.mark.needs("grad")
-@given(drawn=grad_control_cases())
-def test_grad_follows_python_control_flow(sut, reference, drawn):
+@given(data=st.data())
+def test_grad_follows_python_control_flow(sut, reference, vocabulary, data):
+    drawn = data.draw(grad_control_cases(vocabulary), label="drawn")
     case, argnums, weights, along, full = drawn
     constants = stacks.named("w", weights)
     estimate = path_derivative(case, full)
@@ -121,16 +97,10 @@ def test_grad_follows_python_control_flow(sut, reference, drawn):
                                        EXACT))
 
 
-@st.composite
-def vjp_control_cases(draw):
-    case = draw(control_cases(), label="control program")
-    cotangents = draw(directions(_shapes(case.program.outputs)), label="cotangents")
-    return case, cotangents, draw(directions(_shapes(case.args)), label="directions")
-
-
 @pytest.mark.needs("vjp")
-@given(drawn=vjp_control_cases())
-def test_vjp_follows_python_control_flow(sut, reference, drawn):
+@given(data=st.data())
+def test_vjp_follows_python_control_flow(sut, reference, vocabulary, data):
+    drawn = data.draw(vjp_control_cases(vocabulary), label="drawn")
     case, cotangents, along = drawn
     estimate = path_derivative(case, along)
     directional = _experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
@@ -147,18 +117,10 @@ def test_vjp_follows_python_control_flow(sut, reference, drawn):
                                        EXACT))
 
 
-@st.composite
-def vmap_control_cases(draw):
-    """A control program whose predicate reads only unbatched inputs (in_axes None)."""
-    size = draw(st.integers(2, 3), label="batch size")
-    case = draw(control_cases(variants=size), label="control program")
-    axes, batched = cases.draw_batch(draw, case)
-    return case, axes, cases.draw_out_axes(draw, case), batched
-
-
 @pytest.mark.needs("vmap")
-@given(drawn=vmap_control_cases())
-def test_vmap_branches_on_an_unbatched_value(sut, reference, drawn):
+@given(data=st.data())
+def test_vmap_branches_on_an_unbatched_value(sut, reference, vocabulary, data):
+    drawn = data.draw(vmap_control_cases(vocabulary), label="drawn")
     case, in_axes, out_axes, batched = drawn
     exp = _experiment(case, stacks.vmap(case.program, in_axes, out_axes),
                       f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
@@ -187,9 +149,10 @@ BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced ar
 
 
 @pytest.mark.needs("jit")
-@given(case=control_cases(threshold_parameter=True))
-def test_jit_refuses_a_python_branch_on_a_traced_value(sut, case):
+@given(data=st.data())
+def test_jit_refuses_a_python_branch_on_a_traced_value(sut, vocabulary, data):
     """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead."""
+    case = data.draw(control_cases(vocabulary, threshold_parameter=True), label="case")
     c_then, c_else = case.thresholds
     inputs = cases.inputs_of(case) | {"c0": np.asarray(c_then), "c1": np.asarray(c_else)}
     expected = Expectation((*run(case.program, case.args, c_then),

@@ -11,8 +11,6 @@ like the output), grad (argnums over packed arguments) and vmap (in_axes as
 prefix trees of the arguments).
 """
 
-from typing import NamedTuple
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,31 +18,14 @@ from hypothesis import strategies as st
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, on_reference, verify, verify_runs
+from strategies import cases
 from strategies import wrappers as stacks
 from strategies.inputs import directions
-from strategies.opspec import OPS
-from strategies.program import ProgramCase, programs
-from strategies.pytrees import argument_trees, build, order, reads, relabel, trees
+from strategies.pytree_cases import PackedCase, packed_cases, vmap_packed_cases
+from strategies.pytrees import build, order, reads
 from strategies.render import render_function
-from tests import cases
 
 TRANSFORMS = ("value", "jit", "jvp", "vjp", "grad")
-
-
-class PackedCase(NamedTuple):
-    case: ProgramCase
-    arguments: tuple  # one tree of input labels per positional argument of g
-    output: object  # the tree of output labels g returns
-
-
-@st.composite
-def packed_cases(draw, **options) -> PackedCase:
-    case = draw(st.deferred(lambda: programs(
-        ops=tuple(name for name in cases.VOCABULARY if name in OPS), **options)),
-        label="program")
-    arguments = draw(argument_trees(len(case.args)), label="argument trees")
-    output = draw(trees(range(len(case.program.outputs))), label="output tree")
-    return PackedCase(case, arguments, output)
 
 
 def unpacking(packed: PackedCase) -> tuple[str, str]:
@@ -121,8 +102,10 @@ def unpacked_wrapper(program, transform: str, argnums=None) -> stacks.Wrapper:
             "vjp": stacks.vjp}[transform](program)
 
 
-@given(packed=packed_cases(), data=st.data())
-def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference, packed, data):
+@given(data=st.data())
+def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference, vocabulary,
+                                                                  data):
+    packed = data.draw(packed_cases(vocabulary), label="packed")
     transform = data.draw(st.sampled_from([t for t in TRANSFORMS
                                            if t == "value" or sut.supports(t)]),
                           label="transformation")
@@ -155,26 +138,10 @@ def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference,
     verify(sut, exp, *oracles)
 
 
-@st.composite
-def vmap_packed_cases(draw):
-    """A packed case valid at every batch element, per-leaf axes, in_axes as prefix trees."""
-    size = draw(st.integers(2, 3), label="batch size")
-    packed = draw(packed_cases(variants=size), label="packed program")
-    case = packed.case
-    axes, batched = cases.draw_batch(draw, case)
-    entries = []
-    for k, tree in enumerate(packed.arguments):
-        leaf_axes = {axes[i] for i in order(tree)}
-        whole = len(leaf_axes) == 1 and draw(st.booleans(), label=f"one axis for a{k}")
-        entries.append(repr(leaf_axes.pop()) if whole
-                       else build(relabel(tree, lambda i: axes[i]), repr))
-    in_axes = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
-    return packed, axes, in_axes, cases.draw_out_axes(draw, case), batched
-
-
 @pytest.mark.needs("vmap")
-@given(drawn=vmap_packed_cases())
-def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, drawn):
+@given(data=st.data())
+def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, vocabulary, data):
+    drawn = data.draw(vmap_packed_cases(vocabulary), label="drawn")
     packed, axes, in_axes, out_axes, batched = drawn
     case = packed.case
     inputs = stacks.named("x", batched)

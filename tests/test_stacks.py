@@ -26,14 +26,6 @@ from oracles.tolerance import EXACT, STACK_MEANING
 from oracles.verify import experiment, on_reference, verify, verify_agrees
 from strategies import stacks as layers
 from strategies.wrappers import Wrapper
-from tests.cases import program_cases
-
-STACK_PROGRAMS = dict(max_eqns=10)
-
-
-def stack_programs(variants: int, reverse: bool):
-    """Programs for stacks: up to 10 equations; three layers multiply their cost."""
-    return program_cases(variants=variants, reverse=reverse, **STACK_PROGRAMS)
 
 
 def _call(name: str, params) -> str:
@@ -98,10 +90,10 @@ def supported_layers(sut) -> tuple[str, ...]:
 
 
 @given(data=st.data())
-def test_stack_layers_match_their_meaning_and_reference(sut, reference, data):
+def test_stack_layers_match_their_meaning_and_reference(sut, reference, vocabulary, data):
     kinds = supported_layers(sut)
     plain = any(not layers.LAYERS[k].derivative for k in kinds)
-    stack = data.draw(layers.stack_cases(stack_programs, kinds=kinds,
+    stack = data.draw(layers.stack_cases(layers.stack_programs(vocabulary), kinds=kinds,
                                          max_layers=3 if plain else layers.MAX_DERIVATIVES),
                       label="stack")
     top = len(stack.layers)

@@ -7,12 +7,13 @@ batching: a wrong value of `f` itself is `test_value`'s to find.
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import experiment, verify
 from strategies import wrappers as stacks
-from tests.cases import vmap_cases
+from strategies.cases import vmap_cases
 
 
 def looped(sut, case, out_axes):
@@ -23,8 +24,9 @@ def looped(sut, case, out_axes):
 
 
 @pytest.mark.needs("vmap")
-@given(drawn=vmap_cases())
-def test_vmap_matches_loop_and_stack(sut, drawn):
+@given(data=st.data())
+def test_vmap_matches_loop_and_stack(sut, vocabulary, data):
+    drawn = data.draw(vmap_cases(vocabulary), label="drawn")
     case, in_axes, out_axes, batched = drawn
     exp = experiment(case, stacks.vmap(case.program, in_axes, out_axes),
                      f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
