@@ -1,11 +1,13 @@
-"""Grow random typed programs concretely, one valid equation at a time.
+"""`Program`, and `programs`: grow random typed programs concretely, one valid equation
+at a time.
 
-The generator draws the inputs first, then adds equations: each step picks
-an operation from `opspec.OPS` and asks its operand builder for operands
-whose current NumPy values keep it inside its domain (`operands.py`).  The
-program's values are therefore known at every step, which is what makes
-validity hold by construction: no `assume`, no filtering, and a shrunk
-choice sequence still builds a valid (smaller) program.
+The generator draws the inputs first, then adds equations in a `Scope`
+(`equations.py`): each step picks an operation or construct of the language
+and asks its operand builder for operands whose current NumPy values keep it
+inside its domain (`operands.py`).  The program's values are therefore known
+at every step, which is what makes validity hold by construction: no
+`assume`, no filtering, and a shrunk choice sequence still builds a valid
+(smaller) program.
 
 Examples are in `tests/meta/test_strategies.py`.
 """

@@ -4,9 +4,9 @@ A control program is a generated straight-line program (`programs`) cut in
 three: the equations needed before the `if` (by the predicate, the loop and
 any extra output), those only the `then` result needs, and those only the
 `else` result needs.  The program's values are known at every input set it
-was grown at (`strategies.ir.evaluate`), so the threshold of the predicate
-`jnp.sum(v) > c` is placed by construction at least `MARGIN` away from the
-predicate's value: no `assume`, no filtering, and the branch taken is known.
+was grown at (`strategies.evaluation.evaluate`), so the threshold of the
+predicate `jnp.sum(v) > c` is placed by construction at least `MARGIN` away
+from the predicate's value: no `assume`, no filtering, and the branch taken is known.
 The loop body applies a bounded function (sin, tanh, cos) and then
 multiplies by or adds a variable of magnitude at most `LOOP_OPERAND_CAP`,
 so every iteration stays within the value cap::
