@@ -63,9 +63,9 @@ class GradCase(NamedTuple):
     directions: tuple[np.ndarray, ...]
 
 
-# `stacks._draw_argnums` draws the same choices inline, under labels naming its
-# layer; this one is its own composite (one labelled draw in a case).  Merging
-# them would change the labels, and so what Hypothesis generates.
+# `stacks._draw_argnums` draws the same choices inline, under labels naming
+# its layer; it stays separate because merging the two changes what
+# Hypothesis generates (see its docstring).
 @st.composite
 def argnums(draw, count: int):
     """An int, or a sorted tuple of distinct argument positions; shrinks towards 0.
