@@ -23,6 +23,7 @@ from hypothesis.internal.conjecture import engine
 
 from oracles import reproducer
 from oracles.sut import DEFAULT_TIMEOUT, SutError, resolve
+from strategies.vocabulary import Vocabulary, vocabulary_for
 
 # The default SUT: the reference implementation, which passes the whole suite.
 DEFAULT_SUT = "refimpl"
@@ -103,9 +104,6 @@ def pytest_configure(config):
         config.jaxcheck_reference = None if reference == "none" else resolve(reference, timeout)
     except SutError as exc:
         raise pytest.UsageError(str(exc)) from None
-    from tests import cases
-
-    cases.set_vocabularies(config.jaxcheck_sut.unsupported)
 
 
 def pytest_report_header(config):
@@ -117,6 +115,14 @@ def pytest_report_header(config):
 @pytest.fixture(scope="session")
 def sut(pytestconfig):
     return pytestconfig.jaxcheck_sut
+
+
+@pytest.fixture(scope="session")
+def vocabulary(pytestconfig) -> Vocabulary:
+    """What programs may use: the operations and constructs the SUT supports (and, for
+    reverse mode, can differentiate), from its `__sut_unsupported__`.  Properties pass
+    it to the case strategies they draw from."""
+    return vocabulary_for(pytestconfig.jaxcheck_sut.unsupported)
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,12 @@
 """How often finite differences need the sharp steps, reject a program, or blame the generator.
 
 Draws examples as the jvp properties do (straight-line and construct
-programs from `tests.cases.jvp_cases`, Python control flow from
-`tests.test_python_control_flow.jvp_control_cases`), derandomized so the
-figures reproduce, and asks the oracle for J v along the drawn tangents:
-first with the ordinary steps (`FD_STEPS`) alone, then, where those fail,
-with the sharp fallback steps as the properties do.  No SUT runs.
+programs from `strategies.cases.jvp_cases`, Python control flow from
+`strategies.control_cases.jvp_control_cases`, both over refimpl's
+vocabulary), derandomized so the figures reproduce, and asks the oracle
+for J v along the drawn tangents: first with the ordinary steps
+(`FD_STEPS`) alone, then, where those fail, with the sharp fallback steps
+as the properties do.  No SUT runs.
 
     python bench/bench_fd_refusals.py                  # 10,000 examples per family
     python bench/bench_fd_refusals.py --examples 500 --no-write
@@ -25,13 +26,15 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis.errors import UnsatisfiedAssumption  # noqa: E402
 
+import refimpl  # noqa: E402
 from bench.report import machine, publish  # noqa: E402
 from oracles import finite_diff  # noqa: E402
 from oracles.errors import GeneratorBug  # noqa: E402
 from oracles.path_derivative import path_derivative  # noqa: E402
 from oracles.tolerance import FD_STEPS  # noqa: E402
-from tests import cases  # noqa: E402
-from tests.test_python_control_flow import jvp_control_cases  # noqa: E402
+from strategies import cases  # noqa: E402
+from strategies.control_cases import jvp_control_cases  # noqa: E402
+from strategies.vocabulary import vocabulary_for  # noqa: E402
 
 OUTCOMES = ("ordinary steps", "sharp steps", "rejected: too sharp", "generator bug")
 
@@ -46,9 +49,13 @@ def _control(drawn, **steps):
     return path_derivative(case, tangents, **steps)
 
 
+# The SUT whose vocabulary is drawn from: refimpl, the default.
+VOCABULARY = vocabulary_for(refimpl.__sut_unsupported__)
+
 FAMILIES = {
-    "jvp programs (`tests.cases.jvp_cases`)": (cases.jvp_cases, _plain),
-    "Python control flow (`jvp_control_cases`)": (jvp_control_cases, _control),
+    "jvp programs (`strategies.cases.jvp_cases`)": (lambda: cases.jvp_cases(VOCABULARY), _plain),
+    "Python control flow (`jvp_control_cases`)": (lambda: jvp_control_cases(VOCABULARY),
+                                                  _control),
 }
 
 

@@ -8,7 +8,7 @@ source once, loads it for refimpl, for JAX (float64, CPU) and for plain NumPy
 * `f`      -- the function called eagerly;
 * `jvp`    -- `jvp(f, xs, ts)`;
 * `grad`   -- `grad(loss, argnums=all)(xs)`, `loss = sum_k <w_k, f_k>`
-              (`strategies.stacks.loss`);
+              (`strategies.wrappers.loss`);
 * `vmap`   -- `vmap(f, in_axes)` over a batch of `--batch` input sets
               (`in_axes` 0 for varying inputs, `None` for shared ones);
 * `jit`    -- `jit(f)` called again after its first (compiling) call;
@@ -46,7 +46,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from bench.report import machine, publish  # noqa: E402
 from oracles.sut import resolve  # noqa: E402
-from strategies import stacks  # noqa: E402
+from strategies import wrappers as stacks  # noqa: E402
 from strategies.opspec import OPS  # noqa: E402
 from strategies.program import ProgramCase, programs  # noqa: E402
 from strategies.render import load, render_function, render_module  # noqa: E402

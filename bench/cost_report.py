@@ -36,18 +36,18 @@ from oracles.sut import resolve  # noqa: E402
 
 # The reference line: Griewank and Walther's cheap gradient principle.
 PRINCIPLE = 4.0
-from tests import cases, test_cost  # noqa: E402
+from strategies.vocabulary import vocabulary_for  # noqa: E402
+from tests import test_cost  # noqa: E402
 
 SCALES = (1, 2, 4, 8)
 
 
 def ci_works(sut) -> list[cost.Works]:
     """The Works of every program the ci profile draws for the ratio property."""
-    cases.set_vocabularies(sut.unsupported)
     works: list[cost.Works] = []
     try:
         test_cost.test_grad_and_jvp_work_within_constant_factors_of_f(
-            sut=sut, record_works=works.append)
+            sut=sut, vocabulary=vocabulary_for(sut.unsupported), record_works=works.append)
     except AssertionError as exc:
         print(f"note: the ratio property fails on {sut.name}: {exc}".splitlines()[0])
     return works

@@ -24,48 +24,49 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import refimpl  # noqa: E402
-from strategies import layers  # noqa: E402
-from tests import cases  # noqa: E402
-from tests import test_errors as errors  # noqa: E402
-from tests import test_identities as identities  # noqa: E402
-from tests import test_python_control_flow as control  # noqa: E402
-from tests import test_pytrees as pytrees  # noqa: E402
-from tests import test_stacks as stacks  # noqa: E402
+from strategies import cases, stacks  # noqa: E402
+from strategies import control_cases as control  # noqa: E402
+from strategies import error_cases as errors  # noqa: E402
+from strategies import identity_cases as identities  # noqa: E402
+from strategies import pytree_cases as pytrees  # noqa: E402
+from strategies.vocabulary import vocabulary_for  # noqa: E402
 
 SEED = 20261125
 
 # The SUT whose vocabulary is drawn from: refimpl, the default.
-cases.set_vocabularies(refimpl.__sut_unsupported__)
+VOCABULARY = vocabulary_for(refimpl.__sut_unsupported__)
 
 STRATEGIES = {
-    "program_cases": lambda: cases.program_cases(),
-    "program_cases(reverse)": lambda: cases.program_cases(reverse=True),
-    "jvp_cases": lambda: cases.jvp_cases(),
-    "jvp_cases(long)": lambda: cases.jvp_cases(min_eqns=100, max_eqns=200, chain=True),
-    "grad_cases": lambda: cases.grad_cases(),
-    "grad_cases(all)": lambda: cases.grad_cases(reverse=False),
-    "vjp_cases": lambda: cases.vjp_cases(),
-    "vmap_cases": lambda: cases.vmap_cases(),
-    "two_shape_cases": lambda: cases.two_shape_cases(),
-    "adjoint_cases": lambda: identities.adjoint_cases(),
-    "linearity_cases": lambda: identities.linearity_cases(),
-    "hessian_cases": lambda: identities.hessian_cases(),
-    "vmap_grad_cases": lambda: identities.vmap_grad_cases(),
-    "grad_vjp_cases": lambda: identities.grad_vjp_cases(),
-    **{f"commute_cases({t})": (lambda t=t: identities.commute_cases(t))
+    "program_cases": lambda: cases.program_cases(VOCABULARY),
+    "program_cases(reverse)": lambda: cases.program_cases(VOCABULARY, reverse=True),
+    "jvp_cases": lambda: cases.jvp_cases(VOCABULARY),
+    "jvp_cases(long)": lambda: cases.jvp_cases(VOCABULARY, min_eqns=100, max_eqns=200,
+                                               chain=True),
+    "grad_cases": lambda: cases.grad_cases(VOCABULARY),
+    "grad_cases(all)": lambda: cases.grad_cases(VOCABULARY, reverse=False),
+    "vjp_cases": lambda: cases.vjp_cases(VOCABULARY),
+    "vmap_cases": lambda: cases.vmap_cases(VOCABULARY),
+    "two_shape_cases": lambda: cases.two_shape_cases(VOCABULARY),
+    "adjoint_cases": lambda: identities.adjoint_cases(VOCABULARY),
+    "linearity_cases": lambda: identities.linearity_cases(VOCABULARY),
+    "hessian_cases": lambda: identities.hessian_cases(VOCABULARY),
+    "vmap_grad_cases": lambda: identities.vmap_grad_cases(VOCABULARY),
+    "grad_vjp_cases": lambda: identities.grad_vjp_cases(VOCABULARY),
+    **{f"commute_cases({t})": (lambda t=t: identities.commute_cases(VOCABULARY, t))
        for t in ("jvp", "grad", "vjp", "vmap")},
-    "mismatch_cases": lambda: errors.mismatch_cases(),
-    "non_scalar_cases": lambda: errors.non_scalar_cases(),
-    "leak_cases": lambda: errors.leak_cases(),
-    "jvp_control_cases": lambda: control.jvp_control_cases(),
-    "grad_control_cases": lambda: control.grad_control_cases(),
-    "vjp_control_cases": lambda: control.vjp_control_cases(),
-    "vmap_control_cases": lambda: control.vmap_control_cases(),
-    "control_cases(threshold)": lambda: control.control_cases(threshold_parameter=True),
-    "packed_cases": lambda: pytrees.packed_cases(),
-    "vmap_packed_cases": lambda: pytrees.vmap_packed_cases(),
-    "stack_cases": lambda: layers.stack_cases(stacks.stack_programs, kinds=layers.ORDER,
-                                              max_layers=3),
+    "mismatch_cases": lambda: errors.mismatch_cases(VOCABULARY),
+    "non_scalar_cases": lambda: errors.non_scalar_cases(VOCABULARY),
+    "leak_cases": lambda: errors.leak_cases(VOCABULARY),
+    "jvp_control_cases": lambda: control.jvp_control_cases(VOCABULARY),
+    "grad_control_cases": lambda: control.grad_control_cases(VOCABULARY),
+    "vjp_control_cases": lambda: control.vjp_control_cases(VOCABULARY),
+    "vmap_control_cases": lambda: control.vmap_control_cases(VOCABULARY),
+    "control_cases(threshold)": lambda: control.control_cases(VOCABULARY,
+                                                              threshold_parameter=True),
+    "packed_cases": lambda: pytrees.packed_cases(VOCABULARY),
+    "vmap_packed_cases": lambda: pytrees.vmap_packed_cases(VOCABULARY),
+    "stack_cases": lambda: stacks.stack_cases(stacks.stack_programs(VOCABULARY),
+                                              kinds=stacks.ORDER, max_layers=3),
 }
 
 

@@ -45,9 +45,9 @@ import numpy as np
 
 from oracles.cost_bounds import SLACK_FIXED, grad_factor, jvp_factor
 from oracles.errors import SutFailure, SutRaised
-from strategies import stacks
+from strategies import wrappers
 from strategies.render import PRELUDE, load, render_function, render_module
-from strategies.stacks import named
+from strategies.wrappers import named
 
 REDUCTIONS = frozenset({"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and",
                         "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -386,7 +386,7 @@ def transformations_source(program) -> str:
 
 def program_source(case) -> str:
     constants = {f"w{k}": np.full(out.shape, 0.5) for k, out in enumerate(case.program.outputs)}
-    return render_module(render_function(case.program), stacks.loss(case.program),
+    return render_module(render_function(case.program), wrappers.loss(case.program),
                          transformations_source(case.program), constants=constants)
 
 

@@ -17,8 +17,6 @@ path a Python `if` takes: `tests/test_python_control_flow.py`).
 
 from __future__ import annotations
 
-import numpy as np
-
 from oracles import finite_diff
 from oracles.experiment import Experiment, case_experiment
 from oracles.reference import from_reference, verify_matches_reference
@@ -26,8 +24,9 @@ from oracles.reproducer import Expectation
 from oracles.sut import Sut
 from oracles.tolerance import FINITE_DIFFERENCES
 from oracles.verify import verify
-from strategies import stacks
-from strategies.ir import evaluate
+from strategies import wrappers
+from strategies.cases import full_direction, inputs_of
+from strategies.evaluation import evaluate
 from strategies.program import ProgramCase
 
 
@@ -51,20 +50,11 @@ def verify_slope(sut: Sut, exp: Experiment, weights, estimate: finite_diff.Estim
     verify(sut, exp, Expectation((slope,), origin, FINITE_DIFFERENCES, error=(error,)))
 
 
-def full_direction(args, argnums, along) -> list[np.ndarray]:
-    """A direction over all inputs: `along` on the differentiated ones, zero elsewhere."""
-    chosen = argnums if isinstance(argnums, tuple) else (argnums,)
-    full = [np.zeros_like(x) for x in args]
-    for position, v in zip(chosen, along):
-        full[position] = v
-    return full
-
-
 def check_jvp(sut: Sut, reference: Sut | None, case: ProgramCase, tangents) -> None:
     """jvp's primal and tangent against finite differences and the reference."""
     __tracebackhide__ = True
-    exp = case_experiment(case, stacks.jvp(case.program), "jvp(f, x, t)",
-                          inputs=stacks.named("x", case.args) | stacks.named("t", tangents))
+    exp = case_experiment(case, wrappers.jvp(case.program), "jvp(f, x, t)",
+                          inputs=inputs_of(case, t=tangents))
     estimate = finite_diff.directional(case.program, case.args, tangents)
     verify_jvp(sut, reference, exp, evaluate(case.program, case.args), estimate,
                "central finite differences (Richardson)")
@@ -74,25 +64,24 @@ def check_grad(sut: Sut, reference: Sut | None, case: ProgramCase, argnums, weig
                along) -> None:
     """<grad loss, v> against finite differences; all of grad loss against the reference."""
     __tracebackhide__ = True
-    constants = stacks.named("w", weights)
+    constants = wrappers.named("w", weights)
     estimate = finite_diff.directional(case.program, case.args,
                                        full_direction(case.args, argnums, along))
-    directional = case_experiment(case, stacks.grad_along(case.program, argnums),
-                                  "<grad loss, v>",
-                                  inputs=stacks.named("x", case.args) | stacks.named("v", along),
+    directional = case_experiment(case, wrappers.grad_along(case.program, argnums),
+                                  "<grad loss, v>", inputs=inputs_of(case, v=along),
                                   constants=constants)
     verify_slope(sut, directional, weights, estimate, "central finite differences of loss along v")
     verify_matches_reference(sut, reference, case_experiment(
-        case, stacks.grad(case.program, argnums), "grad(loss)", constants=constants))
+        case, wrappers.grad(case.program, argnums), "grad(loss)", constants=constants))
 
 
 def check_vjp(sut: Sut, reference: Sut | None, case: ProgramCase, cotangents, along) -> None:
     """<vjp(u), v> against <u, J v> by finite differences; all of vjp against the reference."""
     __tracebackhide__ = True
     estimate = finite_diff.directional(case.program, case.args, along)
-    inputs = stacks.named("x", case.args) | stacks.named("u", cotangents)
-    directional = case_experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
-                                  inputs=inputs | stacks.named("v", along))
+    directional = case_experiment(case, wrappers.vjp_along(case.program), "<vjp(u), v>",
+                                  inputs=inputs_of(case, u=cotangents, v=along))
     verify_slope(sut, directional, cotangents, estimate, "<u, J v> by central finite differences")
     verify_matches_reference(sut, reference, case_experiment(
-        case, stacks.vjp(case.program), "vjp(f, x)(u)", inputs=inputs))
+        case, wrappers.vjp(case.program), "vjp(f, x)(u)",
+        inputs=inputs_of(case, u=cotangents)))

@@ -25,7 +25,7 @@ from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
 from oracles.sut import Sut
 from strategies.program import ProgramCase
 from strategies.render import render_function, render_module
-from strategies.stacks import Wrapper, named
+from strategies.wrappers import Wrapper, named
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ at every step; an example too sharp for finite differences is rejected
 `mixed(program, point, weights, order)` estimates a mixed derivative of
 order <= 2 of the scalar <weights(eps), program(point(eps))> in small
 parameters eps, with the same Richardson scheme and kink check: the NumPy
-meaning of a transformation stack is a sum of these (`strategies/layers.py`,
+meaning of a transformation stack is a sum of these (`strategies/stacks.py`,
 `oracles/stack_layers.py`).
 """
 
@@ -43,7 +43,8 @@ from oracles.tolerance import (
     FD_STEPS_SECOND_ORDER,
     FD_STEPS_SHARP,
 )
-from strategies.ir import Program, evaluate
+from strategies.evaluation import evaluate
+from strategies.program import Program
 
 EPS = np.finfo(np.float64).eps
 

@@ -19,7 +19,7 @@ from oracles.sut import Sut
 from oracles.tolerance import Tolerance
 from oracles.verify import verify_agrees
 from strategies.program import ProgramCase
-from strategies.stacks import Wrapper
+from strategies.wrappers import Wrapper
 
 
 def verify_identity(sut: Sut, case: ProgramCase, left: Wrapper, right: Wrapper, title: str,

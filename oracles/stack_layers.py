@@ -1,6 +1,6 @@
 """A transformation stack judged layer by layer, each layer against its own meaning.
 
-A drawn stack (`strategies/layers.py`) such as `jit(vmap(jvp(f)))` is run
+A drawn stack (`strategies/stacks.py`) such as `jit(vmap(jvp(f)))` is run
 stage by stage on the SUT, innermost first, and each layer is held to the
 check its row of `LAYERS` names (`CHECKS`):
 
@@ -26,8 +26,8 @@ from oracles.reproducer import Expectation
 from oracles.sut import Sut
 from oracles.tolerance import EXACT, STACK_MEANING
 from oracles.verify import verify, verify_agrees
-from strategies import layers
-from strategies.stacks import Wrapper
+from strategies import stacks
+from strategies.wrappers import Wrapper
 
 
 def _call(name: str, params) -> str:
@@ -36,54 +36,54 @@ def _call(name: str, params) -> str:
 
 def stage_experiment(stack, level, extra: str, call: str, title: str, inputs) -> Experiment:
     """The stack's stages up to `level` (and `extra` source) as one module, calling `call`."""
-    source = layers.source(stack, level) + ("\n\n" + extra if extra else "")
+    source = stacks.source(stack, level) + ("\n\n" + extra if extra else "")
     return case_experiment(stack.case, Wrapper(source, call), title, inputs=inputs,
                            constants=stack.constants)
 
 
 def check_identity(sut: Sut, stack, level: int) -> None:
     """jit: g{level} equals g{level-1} run eagerly on the SUT."""
-    inputs = layers.stage_inputs(stack, level)
+    inputs = stacks.stage_inputs(stack, level)
     params = list(inputs)
     actual = stage_experiment(stack, level, "", _call(f"g{level}", params),
-                              layers.title(stack, level), inputs)
+                              stacks.title(stack, level), inputs)
     verify_agrees(sut, actual, _call(f"g{level - 1}", params),
-                  f"{layers.title(stack, level - 1)} run eagerly on {sut.name}", EXACT)
+                  f"{stacks.title(stack, level - 1)} run eagerly on {sut.name}", EXACT)
 
 
 def check_loop(sut: Sut, stack, level: int) -> None:
     """vmap: g{level} equals g{level-1} on each batch element, stacked on out_axes."""
-    inputs = layers.stage_inputs(stack, level)
+    inputs = stacks.stage_inputs(stack, level)
     params = list(inputs)
     layer = stack.layers[level - 1]
-    actual = stage_experiment(stack, level, layers.loop_source(stack, level),
-                              _call(f"g{level}", params), layers.title(stack, level), inputs)
+    actual = stage_experiment(stack, level, stacks.loop_source(stack, level),
+                              _call(f"g{level}", params), stacks.title(stack, level), inputs)
     verify_agrees(sut, actual, _call("looped", params),
-                  f"{layers.title(stack, level - 1)} on each of {layer.size} batch elements "
+                  f"{stacks.title(stack, level - 1)} on each of {layer.size} batch elements "
                   f"on {sut.name}, stacked on axis {layer.out_axes}", EXACT)
 
 
 def check_meaning(sut: Sut, stack, level: int) -> None:
     """<c, g{level}> equals the NumPy meaning of the stack up to `level`."""
-    inputs = layers.stage_inputs(stack, level)
+    inputs = stacks.stage_inputs(stack, level)
     probe = stack.probes[level]
-    terms = layers.meaning(stack, level, list(inputs.values()), probe)
+    terms = stacks.meaning(stack, level, list(inputs.values()), probe)
     estimates = [finite_diff.mixed(stack.case.program, t.point, t.weights_at, t.order)
                  for t in terms]
     order = max((len(t.order) for t in terms), default=0)
     cs = {f"c{j}": c for j, c in enumerate(probe)}
-    exp = stage_experiment(stack, level, layers.probe_source(stack, level),
-                           _call("probe", [*inputs, *cs]), f"<c, {layers.title(stack, level)}>",
+    exp = stage_experiment(stack, level, stacks.probe_source(stack, level),
+                           _call("probe", [*inputs, *cs]), f"<c, {stacks.title(stack, level)}>",
                            inputs | cs)
-    origin = (f"the NumPy meaning of {layers.title(stack, level)}: {len(terms)} terms, "
+    origin = (f"the NumPy meaning of {stacks.title(stack, level)}: {len(terms)} terms, "
               f"central finite differences up to order {order} (Richardson)")
     verify(sut, exp, Expectation((sum(e.value for e in estimates),), origin, STACK_MEANING,
                                  error=(sum(e.error for e in estimates),)))
 
 
-# Which oracle judges a layer, by the check its row of `layers.LAYERS` names.
-CHECKS = {layers.IDENTITY_CHECK: check_identity, layers.LOOP_CHECK: check_loop,
-          layers.MEANING_CHECK: check_meaning}
+# Which oracle judges a layer, by the check its row of `stacks.LAYERS` names.
+CHECKS = {stacks.IDENTITY_CHECK: check_identity, stacks.LOOP_CHECK: check_loop,
+          stacks.MEANING_CHECK: check_meaning}
 
 
 def check_stack(sut: Sut, reference: Sut | None, stack) -> None:
@@ -91,8 +91,8 @@ def check_stack(sut: Sut, reference: Sut | None, stack) -> None:
     __tracebackhide__ = True
     top = len(stack.layers)
     for level, layer in enumerate(stack.layers, 1):
-        CHECKS[layers.LAYERS[layer.name].check](sut, stack, level)
-    if layers.LAYERS[stack.layers[-1].name].check != layers.MEANING_CHECK:
+        CHECKS[stacks.LAYERS[layer.name].check](sut, stack, level)
+    if stacks.LAYERS[stack.layers[-1].name].check != stacks.MEANING_CHECK:
         check_meaning(sut, stack, top)
     verify_matches_reference(sut, reference, stage_experiment(
-        stack, top, "", _call(f"g{top}", stack.inputs), layers.title(stack, top), stack.inputs))
+        stack, top, "", _call(f"g{top}", stack.inputs), stacks.title(stack, top), stack.inputs))

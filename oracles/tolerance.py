@@ -85,7 +85,7 @@ FD_RELIABLE = 1e-4
 
 
 # ----------------------------------------------------------------------------- stacks
-# A stack of transformations (`strategies/layers.py`) is checked against its
+# A stack of transformations (`strategies/stacks.py`) is checked against its
 # NumPy meaning projected on random weights: a sum of terms, each a mixed
 # derivative of order 0, 1 or 2 of psi(eps) = <w(eps), f(x(eps))>
 # (`oracles.finite_diff.mixed`).  Order 2 uses the mixed central difference

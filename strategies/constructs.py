@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from hypothesis import strategies as st
@@ -35,7 +36,7 @@ from hypothesis import strategies as st
 from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
 from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune
 from strategies.operands import choose, pick
-from strategies.opspec import compare
+from strategies.opspec import SYMBOL, compare
 
 # Equations in a block (drawn 0..this; shrinks to 0, a block returning its parameter).
 MAX_BLOCK_EQNS = 4
@@ -66,7 +67,8 @@ class Construct:
       an SUT may refuse it (JAX does for while_loop).  Such a construct is never
       put inside a nested `grad`, and reverse-mode properties leave it out for
       an SUT that declares the feature unsupported (`language.REVERSE_FEATURES`);
-      `test_grad_through_while_loop` holds an SUT that offers it to account.
+      `tests/test_grad.py::test_grad_through_while_loop_matches_finite_differences`
+      holds an SUT that offers it to account.
     """
 
     name: str
@@ -79,6 +81,7 @@ class Construct:
     derivative: bool = False
     reverse_feature: str | None = None
     syntaxes = ("call",)
+    construct: ClassVar[bool] = True  # its equations hold blocks (`equations._draw_eqn`)
 
     def make(self, draw, scope):
         """Operands (with captures) and parameters, or None (the generator checks
@@ -102,14 +105,9 @@ def _grow(draw, scope, kind: str, params: list[Var], envs: list[dict], *, hidden
     `hidden` parameters are in the signature but not offered as operands
     (a fori_loop index, a while_loop counter).  Returns the child scope.
     """
-    from strategies.program import draw_eqns  # program.py draws through this module
-
-    child = scope.child(params, envs, prefix="cd"[scope.depth], derivative=derivative,
+    child = scope.child(kind, params, envs, hidden=hidden, derivative=derivative,
                         reverse=reverse)
-    child.block_name = scope.fresh_block(kind)
-    child.block_params = (*hidden, *params)
-    length = draw(st.integers(0, MAX_BLOCK_EQNS), label=f"{kind} equations")
-    child.eqns = draw_eqns(draw, child, length)
+    child.grow(draw, draw(st.integers(0, MAX_BLOCK_EQNS), label=f"{kind} equations"))
     return child
 
 
@@ -200,9 +198,8 @@ def evaluate_cond(operands, params, env, how: Run):
 
 
 def cond_source(names, params):
-    symbol = ">" if params["cmp"] == "greater" else "<"
     p, x = names
-    return (f"sut.lax.cond(jnp.sum({p}) {symbol} {params['threshold']!r}, "
+    return (f"sut.lax.cond(jnp.sum({p}) {SYMBOL[params['cmp']]} {params['threshold']!r}, "
             f"{params['true'].name}, {params['false'].name}, {x})")
 
 
@@ -216,7 +213,8 @@ def _valid_trips(block: Block, scope, carry_name: str, trips: int) -> int:
         for k in range(valid):
             try:
                 with np.errstate(all="ignore"):
-                    (carry,) = call(block, [np.float64(k), carry], env, Run(checked=True))[-1:]
+                    (carry,) = call(block, [np.float64(k), carry], env,
+                                     Run(scope.language, checked=True))[-1:]
             except OutOfDomain:
                 valid = k
                 break
@@ -234,7 +232,7 @@ def _loop(draw, scope, kind: str, hidden: str):
     result = _latest(child, x.shape)
     if kind == "while_loop":  # the counter goes up by one; the carry is (counter, value)
         step = Eqn("add", (child.block_params[0], 1.0), (), Var(child.fresh(), ()), "operator")
-        child.eqns.append(step)
+        child.append(step)
         block, captured = _close(child, [step.out, result], packed=True)
     else:
         block, captured = _close(child, [result])
@@ -301,7 +299,7 @@ def _scan_valid(block, scope, init, xs) -> bool:
         with np.errstate(all="ignore"):
             for env in scope.envs:
                 evaluate_scan([env[init.name], env[xs.name]], {"step": block}, env,
-                              Run(checked=True))
+                              Run(scope.language, checked=True))
     except OutOfDomain:
         return False
     return True
@@ -390,7 +388,7 @@ def build_grad(draw, scope):
         return None
     if result.shape:
         total = Eqn("sum", (result,), (("axis", None),), Var(child.fresh(), ()), "call")
-        child.eqns.append(total)
+        child.append(total)
         result = total.out
     block, captured = _close(child, [result])
     return (x, *captured), {"fn": block}

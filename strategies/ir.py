@@ -1,9 +1,12 @@
 """The program IR: typed programs as plain data, with nested functions for control flow.
 
-A `Program` is what the generator grows, what `render` turns into source,
-and what the NumPy evaluator and the finite-difference oracle run.  It is
-deliberately tiny: named variables with shapes, equations in A-normal form
-(every operand a variable or a float literal), and the outputs.
+A program (`program.Program`: inputs, equations, outputs) is what the
+generator grows, what `render` turns into source, and what the NumPy
+evaluator and the finite-difference oracle run.  It is deliberately tiny:
+named variables with shapes, equations in A-normal form (every operand a
+variable or a float literal), and the outputs.  This module knows neither
+the operation table nor the renderer: evaluation is handed the table
+(`Run.language`), and a program prints itself through `render`.
 
 Control flow, closures and nested transformations are equations too (see
 `constructs.py`): their parameters hold `Block`s, the nested Python
@@ -14,6 +17,7 @@ liveness, renaming and evaluation treat a construct like any operation.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -63,18 +67,6 @@ class Block:
     packed: bool = False
 
 
-@dataclass(frozen=True)
-class Program:
-    inputs: tuple[Var, ...]
-    eqns: tuple[Eqn, ...]
-    outputs: tuple[Var, ...]
-
-    def __repr__(self) -> str:
-        from strategies.render import render_function  # render imports this module
-
-        return "Program:\n" + render_function(self)
-
-
 def all_eqns(eqns):
     """Every equation, depth first, including those inside blocks."""
     for eqn in eqns:
@@ -87,24 +79,16 @@ class OutOfDomain(Exception):
     """A checked evaluation met an operand outside its operation's domain margin."""
 
 
-def evaluate(program: Program, inputs, *, switches: list | None = None,
-             checked: bool = False) -> tuple:
-    """Run `program` in NumPy; return its outputs as a tuple of arrays.
-
-    When `switches` is a list, the boolean pattern of every kinked operation
-    (and every branch predicate) is appended to it, so a caller can tell
-    whether two evaluations took the same smooth piece.  With `checked`,
-    every operation's domain margin is checked (OutOfDomain otherwise): the
-    generator uses this to find how many loop iterations stay valid.
-    """
-    env = {var.name: np.asarray(x) for var, x in zip(program.inputs, inputs)}
-    return run(program.eqns, program.outputs, env, Run(switches, checked))
-
-
 @dataclass(frozen=True)
 class Run:
-    """What one evaluation records (`switches`) and checks (`checked`)."""
+    """One evaluation: the table its equations are looked up in (`language.LANGUAGE`), and
+    what it records (`switches`) and checks (`checked`).
 
+    The table is an argument, not an import: the constructs in it evaluate
+    their blocks through `call`, so the IR cannot import the table.
+    """
+
+    language: Mapping
     switches: list | None = None
     checked: bool = False
 
@@ -115,11 +99,9 @@ def operand_value(env: dict, operand):
 
 def run(eqns, outputs, env: dict, how: Run) -> tuple:
     """Evaluate equations in `env` (updated in place); return the outputs' values."""
-    from strategies.language import LANGUAGE  # the table imports this module
-
     for eqn in eqns:
         args = [operand_value(env, a) for a in eqn.args]
-        results = LANGUAGE[eqn.op].run(args, eqn.kwargs, env, how)
+        results = how.language[eqn.op].run(args, eqn.kwargs, env, how)
         env.update(zip((v.name for v in eqn.outs), results))
     return tuple(env[out.name] for out in outputs)
 

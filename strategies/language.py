@@ -2,10 +2,10 @@
 
 `OPS` (opspec.py) are the array operations; `CONSTRUCTS` (constructs.py) are
 control flow, closures and nested transformations, whose equations hold
-blocks.  Both kinds offer `build`, `run` and `allowed`, so the generator and
-the evaluator treat them alike; rendering differs (constructs define their
-blocks first).  `FEATURES` says which SUT features each needs, for
-`__sut_unsupported__`.
+blocks.  Both kinds offer `make`, `run` and `allowed`, so the generator and
+the evaluator treat them alike (a row's `construct` says which kind it is);
+rendering differs (constructs define their blocks first).  `FEATURES` says
+which SUT features each needs, for `__sut_unsupported__`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Operand builders: draw operands and parameters that keep an operation in its domain.
 
-Each builder takes the Hypothesis `draw`, the `Scope` of values the program
+Each builder takes the Hypothesis `draw`, the `Scope` (`equations.py`) of values the program
 has computed so far, and the operation's `OpSpec`; it returns `(args, params)`
 or None when nothing in scope fits.  Validity is by construction: a builder
 only ever returns operands whose concrete values satisfy the margins in
@@ -26,108 +26,12 @@ from strategies.domains import (
     MAX_RANK,
     VALUE_CAP,
 )
-from strategies.ir import Run
 
 # Python float literals a binary operation may take as one operand.
 LITERALS = (2.0, 0.5, -1.5)
 
 # Integer exponents for `x ** n`, simplest first.
 EXPONENTS = (2, 3, 0, 1, -1, -2)
-
-
-class Scope:
-    """The variables a program (or a block) has defined so far, with their NumPy values.
-
-    A scope holds one environment per input variant: a program drawn for
-    `vmap` must be valid at every element of the batch, so every check below
-    must hold in every environment.  A block's scope (`child`) also sees the
-    variables around it, and has one environment per situation the block is
-    called in (every batch element, every loop iteration drawn for).
-    """
-
-    def __init__(self, variables, envs, *, prefix="v", depth=0):
-        self.vars = list(variables)
-        self.envs = list(envs)
-        self.used: set[str] = set()
-        # Where the first operand of the next equation comes from: all
-        # variables, or (mostly, see program.py) the sinks, so that programs
-        # consume what they compute instead of leaving it dead.
-        self.firsts = self.vars
-        self.prefix = prefix
-        self.depth = depth
-        self.count = 0
-        self.eqns: list = []
-        # For a block's scope: the variables it can capture, whether it is
-        # inside a nested derivative, its name and signature (constructs.py).
-        self.outer: list = []
-        self.in_derivative = False
-        self.in_reverse = False
-        self.block_name = ""
-        self.block_params: tuple = ()
-        self._blocks = [0]  # shared by a program's scopes: block names are unique
-        self.specs: list = []  # the operations and constructs to draw from
-        # With `chain` (program.py), each equation's first operand is the
-        # latest variable.  With `sharing`, a variable that many equations
-        # take as second operand, and whether the next equation must.
-        self.chain = False
-        self.hub = None
-        self.hub_turn = False
-
-    def fresh(self) -> str:
-        """A new variable name: v0, v1, ... in a program; c0, ... or d0, ... in blocks."""
-        self.count += 1
-        return f"{self.prefix}{self.count - 1}"
-
-    def fresh_block(self, kind: str) -> str:
-        """A new function name in the program: true0, body1, g2, ..."""
-        self._blocks[0] += 1
-        return f"{kind}{self._blocks[0] - 1}"
-
-    def child(self, params, envs, *, prefix, derivative=False, reverse=False) -> Scope:
-        """A block's scope: every variable in sight (as captures), then its parameters."""
-        scope = Scope([*self.vars, *params], envs, prefix=prefix, depth=self.depth + 1)
-        scope.used = {v.name for v in self.vars}  # captures are never sinks
-        scope.outer = list(self.vars)
-        scope.in_derivative = self.in_derivative or derivative
-        scope.in_reverse = self.in_reverse or reverse
-        scope._blocks = self._blocks
-        scope.specs = [spec for spec in self.specs if spec.allowed(scope)]
-        return scope
-
-    def sinks(self) -> list:
-        """Variables no equation uses yet, latest first."""
-        return [v for v in reversed(self.vars) if v.name not in self.used]
-
-    @staticmethod
-    def _value(env, operand) -> np.ndarray:
-        return np.float64(operand) if isinstance(operand, float) else env[operand.name]
-
-    def holds(self, predicate: Callable[..., bool], *operands) -> bool:
-        """`predicate(*values)` in every environment."""
-        return all(bool(predicate(*(self._value(env, o) for o in operands))) for env in self.envs)
-
-    def results(self, spec, args: Sequence, params: dict) -> list[tuple[np.ndarray, ...]]:
-        """Per environment, the tuple of `spec`'s results."""
-        with np.errstate(all="ignore"):
-            return [spec.run([self._value(env, a) for a in args], params, env, Run())
-                    for env in self.envs]
-
-    def fits(self, spec, args: Sequence, params: dict) -> bool:
-        """True where every result is finite, within VALUE_CAP and of a small shape."""
-        return all(fitting(result) for results in self.results(spec, args, params)
-                   for result in results)
-
-    def define(self, outs, per_env, args: Sequence) -> None:
-        """Add the variables `outs`, whose values per environment are `per_env`."""
-        for env, results in zip(self.envs, per_env):
-            env.update(zip((v.name for v in outs), results))
-        self.vars.extend(outs)
-        self.used.update(a.name for a in args if not isinstance(a, float))
-
-    def partners(self):
-        """Second operands of elementwise binary operations: variables, then literals
-        (on the hub's turn, the hub alone)."""
-        return [self.hub] if self.hub_turn else self.vars + list(LITERALS)
 
 
 def bounded(value) -> bool:

@@ -3,9 +3,11 @@
 A row says everything the rest of jaxcheck needs to know about an operation:
 how to evaluate it in NumPy (the generator grows programs concretely), how to
 render it as source in each syntax (`sut.numpy` call or Python operator),
-which SUT feature it needs (so `__sut_unsupported__` can switch it off), and
-how to draw valid operands and parameters for it (`operands.py`, which also
-holds the domain margins that keep it away from kinks and singularities).
+which SUT features it needs (so `__sut_unsupported__` can switch it off),
+how to draw valid operands and parameters for it (a builder from
+`operands.py`), the domain it must stay inside (with the margins of
+`domains.py`), and facts properties rely on: whether it is elementwise, and
+which operands a derivative flows through.
 
 Adding an operation means adding one row here; nothing else lists them.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -48,6 +51,13 @@ class OpSpec:
     * ``kink(*args, **params)``, where given, is the boolean pattern saying
       which smooth piece the result comes from; finite differences check that
       no perturbed evaluation switches pieces.
+    * ``needs``: SUT features it needs besides its own name (`FEATURES`).
+    * ``elementwise``: it acts elementwise (with broadcasting), so it accepts
+      inputs of any shape and a program over such operations can be called
+      again on bigger inputs (`cases.two_shape_cases`).
+    * ``carries_derivative(args, params)``: the operands a derivative flows
+      through (not `where`'s predicate, not the base of `x ** 0`): what
+      jvp, grad and vjp are sure to trace (`tests/test_errors.py`).
     """
 
     name: str
@@ -58,6 +68,10 @@ class OpSpec:
     why: str
     domain: Callable[..., bool] | None = None
     kink: Callable[..., np.ndarray] | None = None
+    needs: frozenset[str] = frozenset()
+    elementwise: bool = False
+    carries_derivative: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
+    construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
 
     def evaluate(self, args: Sequence, params: dict) -> np.ndarray:
         return _as_array(self.impl(*args, **params))
@@ -115,7 +129,9 @@ def _concatenate(*arrays, axis):
     return np.concatenate(arrays, axis=axis)
 
 
-_SYMBOL = {"greater": ">", "less": "<"}
+# The Python operator of each comparison a program renders (`where`, a cond
+# predicate, a Python `if` in `python_control.py`).
+SYMBOL = {"greater": ">", "less": "<"}
 
 
 @dataclass(frozen=True)
@@ -125,7 +141,7 @@ class _WhereSpec(OpSpec):
     def render(self, args, params, syntax):
         a, b, c, d = args
         if syntax == OPERATOR:
-            return f"jnp.where({a} {_SYMBOL[params['cmp']]} {b}, {c}, {d})"
+            return f"jnp.where({a} {SYMBOL[params['cmp']]} {b}, {c}, {d})"
         return f"jnp.where(jnp.{params['cmp']}({a}, {b}), {c}, {d})"
 
 
@@ -138,21 +154,27 @@ class _ConcatenateSpec(OpSpec):
 
 
 def _unary(name, impl, build, why, operator=None, **rules):
-    return OpSpec(name, impl, f"jnp.{name}({{0}})", operator, build, why, **rules)
+    """An elementwise operation of one operand, `jnp.name(x)`."""
+    return OpSpec(name, impl, f"jnp.{name}({{0}})", operator, build, why, elementwise=True,
+                  **rules)
 
 
 def _binary(name, impl, build, why, operator=None, **rules):
+    """An operation of two operands, `jnp.name(x, y)`."""
     return OpSpec(name, impl, f"jnp.{name}({{0}}, {{1}})", operator, build, why, **rules)
 
 
 OPS: dict[str, OpSpec] = {
     spec.name: spec
     for spec in [
-        _binary("add", np.add, operands.broadcasting_pair, "linear; fan-in", "{0} + {1}"),
-        _binary("subtract", np.subtract, operands.broadcasting_pair, "linear", "{0} - {1}"),
-        _binary("multiply", np.multiply, operands.broadcasting_pair, "bilinear", "{0} * {1}"),
+        _binary("add", np.add, operands.broadcasting_pair, "linear; fan-in", "{0} + {1}",
+                elementwise=True),
+        _binary("subtract", np.subtract, operands.broadcasting_pair, "linear", "{0} - {1}",
+                elementwise=True),
+        _binary("multiply", np.multiply, operands.broadcasting_pair, "bilinear", "{0} * {1}",
+                elementwise=True),
         _binary("divide", np.divide, operands.broadcasting_pair, "pole at 0", "{0} / {1}",
-                domain=lambda x, y: _nonzero(y)),
+                domain=lambda x, y: _nonzero(y), elementwise=True),
         _unary("negative", np.negative, operands.any_operand, "linear, unary", "-{0}"),
         _unary("sin", np.sin, operands.any_operand, "transcendental"),
         _unary("cos", np.cos, operands.any_operand, "transcendental"),
@@ -169,6 +191,8 @@ OPS: dict[str, OpSpec] = {
             operands.integer_power,
             "Python `**` with an int exponent; negative ones have a pole",
             domain=lambda x, *, n: n >= 0 or _nonzero(x),
+            elementwise=True,
+            carries_derivative=lambda args, params: () if params.get("n") == 0 else tuple(args),
         ),
         OpSpec("sum", np.sum, "jnp.sum({0}, axis={axis})", None, operands.sum_axes,
                "reduction: None, int, negative int or tuple axis"),
@@ -187,18 +211,17 @@ OPS: dict[str, OpSpec] = {
         _WhereSpec("where", _where, "", None, operands.where_operands,
                    "select: a kink where the predicate flips",
                    domain=lambda a, b, c, d, *, cmp: _apart(a, b),
-                   kink=lambda a, b, c, d, *, cmp: compare(a, b, cmp)),
+                   kink=lambda a, b, c, d, *, cmp: compare(a, b, cmp),
+                   needs=frozenset({"greater", "less"}), elementwise=True,
+                   carries_derivative=lambda args, params: tuple(args[2:])),
         _binary("maximum", np.maximum, operands.broadcasting_pair, "kink where operands tie",
-                domain=_apart, kink=lambda x, y: compare(x, y, "greater")),
+                domain=_apart, kink=lambda x, y: compare(x, y, "greater"), elementwise=True),
         _ConcatenateSpec("concatenate", _concatenate, "", None, operands.concatenable,
                          "several operands, one axis"),
     ]
 }
 
-# The SUT feature each operation needs, for `__sut_unsupported__`.  `where`
-# also calls `greater`/`less`; an SUT lacking those lacks `where` too.
-FEATURES: dict[str, frozenset[str]] = {
-    name: frozenset({name} | ({"greater", "less"} if name == "where" else set()))
-    for name in OPS
-}
-FEATURES["integer_pow"] = frozenset({"integer_pow"})
+# The SUT features each operation needs, for `__sut_unsupported__`: its own
+# name, and what its rendering calls besides (`where` calls `greater`/`less`).
+FEATURES: dict[str, frozenset[str]] = {name: frozenset({name}) | spec.needs
+                                       for name, spec in OPS.items()}

@@ -1,17 +1,20 @@
-"""Grow random typed programs concretely, one valid equation at a time.
+"""`Program`, and `programs`: grow random typed programs concretely, one valid equation
+at a time.
 
-The generator draws the inputs first, then adds equations: each step picks
-an operation from `opspec.OPS` and asks its operand builder for operands
-whose current NumPy values keep it inside its domain (`operands.py`).  The
-program's values are therefore known at every step, which is what makes
-validity hold by construction: no `assume`, no filtering, and a shrunk
-choice sequence still builds a valid (smaller) program.
+The generator draws the inputs first, then adds equations in a `Scope`
+(`equations.py`): each step picks an operation or construct of the language
+and asks its operand builder for operands whose current NumPy values keep it
+inside its domain (`operands.py`).  The program's values are therefore known
+at every step, which is what makes validity hold by construction: no
+`assume`, no filtering, and a shrunk choice sequence still builds a valid
+(smaller) program.
 
 Examples are in `tests/meta/test_strategies.py`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -20,10 +23,28 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
-from strategies.constructs import CONSTRUCTS
-from strategies.ir import Eqn, Program, Var, all_eqns, prune
-from strategies.language import FEATURES, LANGUAGE
-from strategies.operands import Scope, choose, fitting, index
+from strategies.equations import Scope
+from strategies.ir import Var, all_eqns, prune
+from strategies.language import LANGUAGE
+from strategies.operands import choose, index
+from strategies.render import render_function
+from strategies.vocabulary import supported_names
+
+
+@dataclass(frozen=True)
+class Program:
+    """A generated function: its inputs, its equations (`ir.Eqn`), its outputs.
+
+    It prints as the source it renders to (`render.render_function`), so a
+    failing example shows the program as the SUT ran it.
+    """
+
+    inputs: tuple[Var, ...]
+    eqns: tuple
+    outputs: tuple[Var, ...]
+
+    def __repr__(self) -> str:
+        return "Program:\n" + render_function(self)
 
 
 class ProgramCase(NamedTuple):
@@ -37,15 +58,6 @@ class ProgramCase(NamedTuple):
     args: tuple[np.ndarray, ...]
     variants: tuple[tuple[np.ndarray, ...], ...]
     shared: tuple[bool, ...]
-
-
-def vocabulary(unsupported=frozenset(), *, only=None) -> tuple[str, ...]:
-    """Operation names to generate from: `only` (default all), minus what an SUT lacks."""
-    names = tuple(LANGUAGE) if only is None else tuple(only)
-    unknown = [name for name in names if name not in LANGUAGE]
-    if unknown:
-        raise InvalidArgument(f"ops={unknown!r} are not operations; choose from {list(LANGUAGE)}")
-    return tuple(name for name in names if not FEATURES[name] & set(unsupported))
 
 
 def _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants):
@@ -106,7 +118,7 @@ def programs(
     for name, flag in (("chain", chain), ("sharing", sharing), ("allow_empty", allow_empty)):
         if not isinstance(flag, bool):
             raise InvalidArgument(f"{name}={flag!r} must be True or False")
-    specs = [LANGUAGE[name] for name in vocabulary(only=ops)]
+    specs = [LANGUAGE[name] for name in supported_names(only=ops)]
     count = draw(st.integers(min_inputs, max_inputs), label="inputs")
     if input_shapes is None:
         drawn = draw(shapes.input_shapes(count, allow_empty=allow_empty), label="input shapes")
@@ -117,14 +129,15 @@ def programs(
     sets = _draw_variants(draw, arg_shapes, shared, variants)
     names = [f"x{i}" for i in range(len(arg_shapes))]
     scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
-                  [dict(zip(names, args)) for args in sets])
-    scope.specs = specs
-    scope.chain = chain
+                  [dict(zip(names, args)) for args in sets], specs=specs, language=LANGUAGE,
+                  chain=chain)
     length = draw(st.integers(min_eqns, max_eqns), label="equations")
-    eqns = draw_eqns(draw, scope, min(length, 1))
-    if eqns:
-        scope.hub = eqns[0].outs[0] if sharing else None
-        eqns += draw_eqns(draw, scope, length - 1)
+    scope.grow(draw, min(length, 1))
+    if scope.eqns:
+        if sharing:
+            scope.share(scope.eqns[0].outs[0])
+        scope.grow(draw, length - 1)
+    eqns = scope.eqns
     outputs = _draw_outputs(draw, scope, eqns, max_outputs)
     program = prune(Program(tuple(scope.vars[: len(names)]), tuple(eqns), outputs))
     event(f"equations: {_bucket(len(program.eqns))}")
@@ -152,59 +165,6 @@ def _draw_variants(draw, arg_shapes, shared, variants):
         for k in range(1, variants)
     ]
     return (first, *rest)
-
-
-# One equation in this many is a construct (when the vocabulary has any).  A
-# construct holds blocks of several equations and costs JAX a compilation of
-# its own, so fewer would be faster; but a bug in one construct's rule must
-# turn up within the ci budget of 60 examples (tests/meta/test_broken_suts.py),
-# and at one in eight it did not.
-CONSTRUCT_ODDS = 3
-
-
-def draw_eqns(draw, scope: Scope, length: int) -> list[Eqn]:
-    """Up to `length` equations valid in `scope` (fewer if it runs out of options)."""
-    eqns = []
-    for _ in range(length):
-        eqn = _draw_eqn(draw, scope)
-        if eqn is None:
-            break
-        eqns.append(eqn)
-    return eqns
-
-
-def _draw_eqn(draw, scope: Scope) -> Eqn | None:
-    """The first operation or construct, from a drawn start, that can be applied in `scope`.
-
-    Three times in four the first operand is a sink (a value nothing uses
-    yet): programs then consume what they compute, and few equations end up
-    dead.  Shrinking goes to "any variable", the simpler choice.
-    """
-    to_sinks = draw(st.integers(0, 3), label="first operand from sinks") > 0
-    scope.firsts = (scope.sinks() or scope.vars) if to_sinks else scope.vars
-    if scope.chain:
-        scope.firsts = scope.vars[-1:]
-    scope.hub_turn = scope.hub is not None and draw(st.booleans(), label="hub as partner")
-    constructs = [spec for spec in scope.specs if spec.name in CONSTRUCTS]
-    operations = [spec for spec in scope.specs if spec.name not in CONSTRUCTS]
-    odds = draw(st.integers(1, CONSTRUCT_ODDS), label="construct first")  # shrinks to 1: an op
-    if constructs and odds == CONSTRUCT_ODDS:
-        operations, constructs = constructs, operations
-    start = index(draw, len(operations) or 1, label="operation")
-    candidates = operations[start:] + operations[:start] + constructs
-    for spec in candidates:
-        built = spec.make(draw, scope)
-        if built is None:
-            continue
-        args, params = built
-        per_env = scope.results(spec, args, params)
-        if not all(fitting(result) for results in per_env for result in results):
-            continue
-        outs = tuple(Var(scope.fresh(), result.shape) for result in per_env[0])
-        scope.define(outs, per_env, args)
-        syntax = choose(draw, spec.syntaxes, label="syntax")
-        return Eqn(spec.name, tuple(args), tuple(params.items()), outs[0], syntax, outs[1:])
-    return None
 
 
 def _draw_outputs(draw, scope: Scope, eqns, max_outputs: int) -> tuple[Var, ...]:

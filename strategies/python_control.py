@@ -4,9 +4,9 @@ A control program is a generated straight-line program (`programs`) cut in
 three: the equations needed before the `if` (by the predicate, the loop and
 any extra output), those only the `then` result needs, and those only the
 `else` result needs.  The program's values are known at every input set it
-was grown at (`strategies.ir.evaluate`), so the threshold of the predicate
-`jnp.sum(v) > c` is placed by construction at least `MARGIN` away from the
-predicate's value: no `assume`, no filtering, and the branch taken is known.
+was grown at (`strategies.evaluation.evaluate`), so the threshold of the
+predicate `jnp.sum(v) > c` is placed by construction at least `MARGIN` away
+from the predicate's value: no `assume`, no filtering, and the branch taken is known.
 The loop body applies a bounded function (sin, tanh, cos) and then
 multiplies by or adds a variable of magnitude at most `LOOP_OPERAND_CAP`,
 so every iteration stays within the value cap::
@@ -41,8 +41,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
-from strategies.ir import Eqn, Program, Var, evaluate
-from strategies.program import programs
+from strategies.evaluation import evaluate
+from strategies.ir import Eqn, Var
+from strategies.opspec import SYMBOL
+from strategies.program import Program, programs
 from strategies.render import render_function
 
 # The predicate's value is at least this far from the threshold.  A central
@@ -61,7 +63,6 @@ LOOP_OPERAND_CAP = 2.0
 MAX_ITERATIONS = 3
 LOOP_FUNCTIONS = ("sin", "tanh", "cos")
 LOOP_STEPS = (0.0, 0.5, -0.25)
-SYMBOL = {"greater": ">", "less": "<"}
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class ControlProgram:
     sides, the branches differ in value and in the sign of the derivative).
     `threshold` None makes the threshold `f`'s last parameter, `c`.
     `outputs` mirrors `Program.outputs` (y, then the extra outputs), so
-    `strategies.stacks` wrappers apply unchanged.
+    `strategies.wrappers` apply unchanged.
     """
 
     inputs: tuple[Var, ...]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from strategies.constructs import CONSTRUCTS
-from strategies.ir import Block, Eqn, Program, Var
+from strategies.ir import Block, Eqn, Var
 from strategies.language import LANGUAGE
 
 PRELUDE = "import numpy as np\n\njnp = sut.numpy\n"
@@ -20,8 +20,9 @@ def operand_source(operand) -> str:
     return operand.name if isinstance(operand, Var) else repr(operand)
 
 
-def render_function(program: Program, name: str = "f") -> str:
-    """`def f(x0, ...): ...` with one line per equation; one output is returned bare."""
+def render_function(program, name: str = "f") -> str:
+    """`def f(x0, ...): ...` for a `program.Program`, one line per equation; one output
+    is returned bare."""
     return "\n".join(_function(name, [v.name for v in program.inputs], program.eqns,
                                program.outputs, "")) + "\n"
 

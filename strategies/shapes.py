@@ -36,6 +36,12 @@ def check_range(name: str, low: int, high: int, *, floor: int, ceiling: int) -> 
         raise InvalidArgument(f"min_{name}={low} is larger than max_{name}={high}")
 
 
+def batch_axes(rank: int) -> list[int]:
+    """Positions a batch axis may take in an array of `rank` (before batching), simplest
+    first: what vmap's in_axes and out_axes are drawn from."""
+    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
+
+
 def array_shapes(*, min_rank=0, max_rank=3, min_dim=1, max_dim=5) -> st.SearchStrategy:
     """Shapes of rank `min_rank..max_rank` with dims `min_dim..max_dim`.
 
@@ -53,13 +59,12 @@ class InputShapes(NamedTuple):
     shapes: tuple[tuple[int, ...], ...]
 
 
-# One program in this many has a 0 in its pool of sizes: enough to hold every
-# operation to its empty-array behaviour, rare enough that most programs
-# compute on real values (measured: 80 of 1,000 programs have an empty input,
-# since a pool holding 0 still offers its other sizes).  The draw that adds 0
-# is its lowest value: Hypothesis reaches a range's top value only in a few
-# fresh examples (a rerun of ci with other test modules loaded drew none in
-# 300), its bottom value early and often.
+# One program in this many has a 0 in its pool of sizes (about 80 in 1,000
+# programs then have an empty input: a pool holding 0 still offers its other
+# sizes): enough to hold every operation to its empty-array behaviour, rare
+# enough that most programs compute on real values.  The draw adds 0 at its
+# lowest value, which Hypothesis reaches early and often (a range's top value
+# only in a few fresh examples).
 EMPTY_ODDS = 8
 
 # The edge shapes the language must reach, as a test of one shape each; the

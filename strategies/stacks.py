@@ -1,282 +1,545 @@
-"""Transformations applied to a generated program, rendered as source.
+"""Transformation stacks as drawn values: up to three layers around a generated program.
 
-Each function here returns the source of a small wrapper that applies one
-SUT transformation to the generated `f` (or to `loss`, its scalarization),
-together with the call that runs it.  Properties exec exactly this text, and
-reproducers print exactly this text.  Names: inputs `x0..`, tangents `t0..`,
-cotangents `u0..`, finite-difference directions `v0..`, loss weights `w0..`.
+A stack is a tuple of `Applied` layers, innermost first.  Stage 0, `g0`, is
+the generated `f` returning a tuple; stage k applies layer k to stage k-1
+through the SUT's own API, so `jit(vmap(jvp(f)))` renders as
+
+    def g1(x0, t1_0):                      # jvp: inputs, then tangents
+        out, tangent = sut.jvp(g0, (x0,), (t1_0,))
+        return (*out, *tangent)
+
+    g2 = sut.vmap(g1, in_axes=(0, None), out_axes=0)
+    g3 = sut.jit(g2)
+
+Every stage takes flat positional arrays and returns a flat tuple, so any
+layer can sit on any other.  Layers only append inputs (tangents `t{k}_i`,
+cotangents `u{k}_j`), so input i of every stage is the program's `x{i}`.
+
+`LAYERS` has one row per transformation: how it changes the signature, how
+it renders around the inner stage, what its per-layer check compares, and
+its NumPy meaning.  The meaning of a stage, projected on weights `c` over
+its outputs, is a sum of `Term`s: derivatives of order <= 2 of
+`<w(eps), f(x(eps))>` for NumPy-evaluated `f` at inputs that move
+multilinearly with small parameters `eps` (one per derivative layer):
+
+    jit      <c, g(z)>                                   (the inner meaning)
+    vmap     sum_i <c_i, g(z_i)>                          (a loop over the batch)
+    jvp      <c1, g(z)> + d/de <c2, g(z + e t)>
+    vjp      <c1, g(z)> + d/de <u, g(z + e c2)>           (<c2, J^T u> = <u, J c2>)
+    grad     d/de <w, g(z + e c)>                         (c on the differentiated inputs)
+
+`oracles.finite_diff.mixed` evaluates each term with central differences,
+so stacks hold at most `MAX_DERIVATIVES` = 2 derivative layers.
+
+Examples shrink towards one `jit` layer over the simplest program: fewer
+layers, then earlier rows of `ORDER`, then the first option of every axis.
+The property is `tests/test_stacks.py`; `tests/meta/test_broken_suts.py`
+shows broken SUTs it catches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import prod
 from typing import NamedTuple
 
-from strategies.ir import Program
+import numpy as np
+from hypothesis import event
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from strategies.cases import program_cases
+from strategies.inputs import directions
+from strategies.operands import choose, index, pick
+from strategies.program import ProgramCase
+from strategies.shapes import batch_axes
+from strategies.vocabulary import Vocabulary
+from strategies.wrappers import argnums_tuple, define, names, tuple_of
+
+# Layer names, simplest first: shrinking moves a layer towards `jit`.
+ORDER = ("jit", "vmap", "jvp", "grad", "vjp")
+
+# Finite differences of order 1 and 2 are trustworthy (`oracles/tolerance.py`);
+# a third derivative layer would need third differences, so none is drawn.
+MAX_DERIVATIVES = 2
+
+# Programs under a stack have at most this many equations: three layers
+# multiply their cost.
+STACK_PROGRAMS = dict(max_eqns=10)
+
+# Programs valid at more input sets cost more to grow; batch positions beyond
+# this many reuse input sets (`_variant`), each of which is valid.
+MAX_VARIANTS = 8
+
+IDENTITY_CHECK = "identity"  # the stage equals its inner stage on the SUT, eagerly
+LOOP_CHECK = "loop"          # the stage equals a loop over its inner stage on the SUT
+MEANING_CHECK = "meaning"    # <c, stage> equals the NumPy meaning, by finite differences
 
 
-class Wrapper(NamedTuple):
-    source: str
-    call: str
+class Signature(NamedTuple):
+    """A stage's parameter names, their shapes, and the shapes of the tuple it returns."""
+
+    names: tuple[str, ...]
+    inputs: tuple[tuple[int, ...], ...]
+    outputs: tuple[tuple[int, ...], ...]
 
 
-def names(prefix: str, count: int) -> list[str]:
-    return [f"{prefix}{i}" for i in range(count)]
+class Applied(NamedTuple):
+    """One drawn layer: a row of `LAYERS` and its parameters (vmap and grad have some)."""
+
+    name: str
+    in_axes: tuple = ()        # vmap: None or an axis, per input of the inner stage
+    as_int: bool = False       # vmap: in_axes rendered as one int (all entries equal)
+    out_axes: int = 0          # vmap
+    size: int = 0              # vmap: batch size
+    argnums: int | tuple = 0   # grad
 
 
-def named(prefix: str, arrays) -> dict:
-    """`arrays` under the names the wrappers give them: {prefix0: a0, prefix1: a1, ..}."""
-    return dict(zip(names(prefix, len(arrays)), arrays))
+class StackCase(NamedTuple):
+    """A program, a stack over it, and every value the stack and its checks take.
+
+    `inputs` are the outermost stage's arguments by name; `constants` the
+    loss weights `w{k}_j` of grad layers; `probes[k]` the weights `c0..` on
+    stage k's outputs for its meaning check.
+    """
+
+    case: ProgramCase
+    layers: tuple[Applied, ...]
+    inputs: dict[str, np.ndarray]
+    constants: dict[str, np.ndarray]
+    probes: dict[int, tuple[np.ndarray, ...]]
+
+    @property
+    def signatures(self) -> tuple[Signature, ...]:
+        return signatures(self.case, self.layers)
 
 
-def _args(program: Program, prefix: str = "x") -> list[str]:
-    return names(prefix, len(program.inputs))
+# ----------------------------------------------------------------------------- meaning
+
+@dataclass(frozen=True)
+class Moving:
+    """An array that moves with small parameters: sum of coefficient * prod(eps[e] for e in m)."""
+
+    parts: tuple[tuple[frozenset, np.ndarray], ...]
+
+    @classmethod
+    def fixed(cls, value) -> Moving:
+        return cls(((frozenset(), np.asarray(value, dtype=np.float64)),))
+
+    def plus(self, eps: int, direction: Moving) -> Moving:
+        """self + eps * direction."""
+        return Moving(self.parts + tuple((m | {eps}, c) for m, c in direction.parts))
+
+    def take(self, i: int, axis: int) -> Moving:
+        return Moving(tuple((m, np.take(c, i, axis=axis)) for m, c in self.parts))
+
+    def at(self, eps: dict) -> np.ndarray:
+        return sum(c * prod(eps.get(e, 0.0) for e in m) for m, c in self.parts)
+
+    @property
+    def eps(self) -> frozenset:
+        return frozenset().union(*(m for m, _ in self.parts))
 
 
-def tuple_of(items) -> str:
-    """Source of a tuple of the expressions `items` (a 1-tuple keeps its comma)."""
-    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+class Term(NamedTuple):
+    """d^k / d eps[order] of <weights(eps), f(inputs(eps))> at eps = 0, k = len(order)."""
+
+    order: tuple[int, ...]
+    inputs: tuple[Moving, ...]
+    weights: tuple[Moving, ...]
+
+    def point(self, eps: dict) -> list[np.ndarray]:
+        return [x.at(eps) for x in self.inputs]
+
+    def weights_at(self, eps: dict) -> list[np.ndarray]:
+        return [w.at(eps) for w in self.weights]
 
 
-def _cotangent(program: Program) -> str:
-    """Cotangents have the structure of f's output: bare for one output."""
-    us = names("u", len(program.outputs))
-    return us[0] if len(us) == 1 else tuple_of(us)
+def _derived(eps: int, terms: list[Term]) -> list[Term]:
+    """The terms differentiated in `eps`; a term that does not move with it is exactly 0."""
+    moving = [t for t in terms if any(eps in m.eps for m in t.inputs + t.weights)]
+    return [t._replace(order=(*t.order, eps)) for t in moving]
 
 
-def _unpack(program: Program, xs: list[str]) -> str:
-    """`y0 = f(x..)` for one output (f returns it bare), `y0, y1 = f(x..)` for two."""
-    return f"{', '.join(names('y', len(program.outputs)))} = f({', '.join(xs)})"
+def _jit_meaning(layer, level, sig, inner, inputs, weights, constants):
+    return inner(inputs, weights)
 
 
-def define(name: str, params: list[str], body: list[str]) -> str:
-    """Source of `def name(params):` with `body` one statement per line."""
-    return f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
+def _vmap_meaning(layer, level, sig, inner, inputs, weights, constants):
+    terms = []
+    for i in range(layer.size):
+        sliced = [x if a is None else x.take(i, a) for x, a in zip(inputs, layer.in_axes)]
+        terms += inner(sliced, [w.take(i, layer.out_axes) for w in weights])
+    return terms
 
 
-def value(program: Program) -> Wrapper:
-    return Wrapper("", f"f({', '.join(_args(program))})")
+def _jvp_meaning(layer, level, sig, inner, inputs, weights, constants):
+    n, m = len(sig.inputs), len(sig.outputs)
+    z, t = inputs[:n], inputs[n:]
+    moved = [x.plus(level, d) for x, d in zip(z, t)]
+    return inner(z, weights[:m]) + _derived(level, inner(moved, weights[m:]))
 
 
-def jvp(program: Program) -> Wrapper:
-    xs, ts = _args(program), _args(program, "t")
-    body = [f"return sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})"]
-    return Wrapper(define("check", xs + ts, body), f"check({', '.join(xs + ts)})")
+def _vjp_meaning(layer, level, sig, inner, inputs, weights, constants):
+    n, m = len(sig.inputs), len(sig.outputs)
+    z, u = inputs[:n], inputs[n:]
+    moved = [x.plus(level, d) for x, d in zip(z, weights[m:])]
+    return inner(z, weights[:m]) + _derived(level, inner(moved, u))
 
 
-def loss(program: Program) -> str:
-    """`loss = sum_k <w_k, f_k>`: the scalar function grad differentiates."""
-    xs, ys, ws = _args(program), names("y", len(program.outputs)), names("w", len(program.outputs))
-    terms = " + ".join(f"jnp.sum({y} * {w})" for y, w in zip(ys, ws))
-    return define("loss", xs, [_unpack(program, xs), f"return {terms}"])
+def _grad_meaning(layer, level, sig, inner, inputs, weights, constants):
+    chosen = argnums_tuple(layer.argnums)
+    moved = [x.plus(level, weights[chosen.index(i)]) if i in chosen else x
+             for i, x in enumerate(inputs)]
+    loss = [Moving.fixed(constants[f"w{level}_{j}"]) for j in range(len(sig.outputs))]
+    return _derived(level, inner(moved, loss))
 
 
-def grad(program: Program, argnums) -> Wrapper:
-    xs = _args(program)
-    body = [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"]
-    return Wrapper(loss(program) + "\n\n" + define("check", xs, body), f"check({', '.join(xs)})")
+def meaning(stack: StackCase, level: int, inputs, weights) -> list[Term]:
+    """The terms whose sum is `<weights, stage level (inputs)>` in NumPy."""
+    sigs = stack.signatures
+
+    def stage(k, xs, ws):
+        if k == 0:
+            return [Term((), tuple(xs), tuple(ws))]
+        layer = stack.layers[k - 1]
+        inner = lambda ys, vs: stage(k - 1, ys, vs)  # noqa: E731
+        return LAYERS[layer.name].meaning(layer, k, sigs[k - 1], inner, xs, ws, stack.constants)
+
+    return stage(level, [Moving.fixed(x) for x in inputs], [Moving.fixed(c) for c in weights])
 
 
-def grad_along(program: Program, argnums) -> Wrapper:
-    """<grad loss, v> over the differentiated arguments (v0.. match argnums)."""
-    xs = _args(program)
-    nums = argnums if isinstance(argnums, tuple) else (argnums,)
-    vs = names("v", len(nums))
-    grads = f"sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"
-    body = [f"g = {grads}"]
-    if not isinstance(argnums, tuple):
-        body.append("g = (g,)")
-    body.append(f"return sum(np.vdot(gi, vi) for gi, vi in zip(g, {tuple_of(vs)}))")
-    return Wrapper(loss(program) + "\n\n" + define("along", xs + vs, body),
-                   f"along({', '.join(xs + vs)})")
+# ----------------------------------------------------------------------------- signatures
+
+def _insert(shape, axis: int, size: int) -> tuple[int, ...]:
+    position = axis if axis >= 0 else len(shape) + 1 + axis
+    return (*shape[:position], size, *shape[position:])
 
 
-def vjp(program: Program) -> Wrapper:
-    xs, us = _args(program), names("u", len(program.outputs))
-    body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
-            f"return out, pullback({_cotangent(program)})"]
-    return Wrapper(define("check", xs + us, body), f"check({', '.join(xs + us)})")
+def _same_signature(layer, level, sig):
+    return sig
 
 
-def vjp_along(program: Program) -> Wrapper:
-    """<pullback(u), v>, to compare with <u, J v> from finite differences."""
-    xs, us, vs = _args(program), names("u", len(program.outputs)), _args(program, "v")
-    body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
-            f"cotangents = pullback({_cotangent(program)})",
-            f"return sum(np.vdot(c, v) for c, v in zip(cotangents, {tuple_of(vs)}))"]
-    return Wrapper(define("along", xs + us + vs, body), f"along({', '.join(xs + us + vs)})")
+def _vmap_signature(layer, level, sig):
+    ins = tuple(s if a is None else _insert(s, a, layer.size)
+                for s, a in zip(sig.inputs, layer.in_axes))
+    return Signature(sig.names, ins, tuple(_insert(s, layer.out_axes, layer.size)
+                                           for s in sig.outputs))
 
 
-def inner_product_sides(program: Program) -> tuple[Wrapper, Wrapper]:
-    """<u, J t> through the SUT's jvp, and <J^T u, t> through its vjp."""
-    xs, ts, us = _args(program), _args(program, "t"), names("u", len(program.outputs))
-    params = xs + ts + us
-    outs = "(tangent,)" if len(us) == 1 else "tangent"
-    forward = define("forward", params, [
-        f"out, tangent = sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})",
-        f"return sum(np.vdot(u, jt) for u, jt in zip({tuple_of(us)}, {outs}))",
+def _jvp_signature(layer, level, sig):
+    tangents = tuple(f"t{level}_{i}" for i in range(len(sig.names)))
+    return Signature(sig.names + tangents, sig.inputs * 2, sig.outputs * 2)
+
+
+def _vjp_signature(layer, level, sig):
+    cotangents = tuple(f"u{level}_{j}" for j in range(len(sig.outputs)))
+    return Signature(sig.names + cotangents, sig.inputs + sig.outputs, sig.outputs + sig.inputs)
+
+
+def _grad_signature(layer, level, sig):
+    return sig._replace(outputs=tuple(sig.inputs[i] for i in argnums_tuple(layer.argnums)))
+
+
+def signatures(case: ProgramCase, layers) -> tuple[Signature, ...]:
+    """The signature of every stage, g0 first."""
+    program = case.program
+    sigs = [Signature(tuple(v.name for v in program.inputs), tuple(v.shape for v in program.inputs),
+                      tuple(v.shape for v in program.outputs))]
+    for level, layer in enumerate(layers, 1):
+        sigs.append(LAYERS[layer.name].signature(layer, level, sigs[-1]))
+    return tuple(sigs)
+
+
+# ----------------------------------------------------------------------------- rendering
+
+def _params(sig: Signature) -> str:
+    return ", ".join(sig.names)
+
+
+def _render_jit(layer, level, sig, inner_sig):
+    return f"g{level} = sut.jit(g{level - 1})\n"
+
+
+def _render_vmap(layer, level, sig, inner_sig):
+    axes = layer.in_axes[0] if layer.as_int else tuple(layer.in_axes)
+    return (f"g{level} = sut.vmap(g{level - 1}, in_axes={axes!r}, "
+            f"out_axes={layer.out_axes!r})\n")
+
+
+def _render_jvp(layer, level, sig, inner_sig):
+    n = len(inner_sig.names)
+    primals, tangents = tuple_of(sig.names[:n]), tuple_of(sig.names[n:])
+    return define(f"g{level}", sig.names, [
+        f"out, tangent = sut.jvp(g{level - 1}, {primals}, {tangents})",
+        "return (*out, *tangent)",
     ])
-    backward = define("backward", params, [
-        f"out, pullback = sut.vjp(f, {', '.join(xs)})",
-        f"cotangents = pullback({_cotangent(program)})",
-        f"return sum(np.vdot(c, t) for c, t in zip(cotangents, {tuple_of(ts)}))",
-    ])
-    call = ", ".join(params)
-    source = forward + "\n\n" + backward
-    return Wrapper(source, f"forward({call})"), Wrapper(source, f"backward({call})")
 
 
-def vmap(program: Program, in_axes, out_axes) -> Wrapper:
-    xs = _args(program)
-    body = [f"return sut.vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})({', '.join(xs)})"]
-    return Wrapper(define("check", xs, body), f"check({', '.join(xs)})")
-
-
-def jit(program: Program) -> Wrapper:
-    xs = _args(program)
-    return Wrapper(define("check", xs, [f"return sut.jit(f)({', '.join(xs)})"]),
-                   f"check({', '.join(xs)})")
-
-
-def jit_two_shapes(program: Program) -> Wrapper:
-    """One jitted function called on inputs of two shapes (x.., then y..)."""
-    xs, ys = _args(program), _args(program, "y")
-    body = ["g = sut.jit(f)", f"return g({', '.join(xs)}), g({', '.join(ys)})"]
-    return Wrapper(define("check", xs + ys, body), f"check({', '.join(xs + ys)})")
-
-
-def scaled(program: Program) -> str:
-    """`scaled(x.., k)`: f's outputs times a Python float k (a static argument)."""
-    xs, ys = _args(program), names("y", len(program.outputs))
-    return define("scaled", [*xs, "k"], [_unpack(program, xs),
-                                         f"return {', '.join(f'{y} * k' for y in ys)}"])
-
-
-def jit_static(program: Program, ks: tuple[float, float]) -> Wrapper:
-    """One jitted `scaled` called with two values of its static argument."""
-    xs = _args(program)
-    static = len(xs)
-    body = [f"g = sut.jit(scaled, static_argnums=({static},))",
-            f"return g({', '.join(xs)}, {ks[0]!r}), g({', '.join(xs)}, {ks[1]!r})"]
-    return Wrapper(scaled(program) + "\n\n" + define("check", xs, body), f"check({', '.join(xs)})")
-
-
-def eager_static(program: Program, ks: tuple[float, float]) -> Wrapper:
-    xs = _args(program)
-    body = [f"return scaled({', '.join(xs)}, {ks[0]!r}), scaled({', '.join(xs)}, {ks[1]!r})"]
-    return Wrapper(scaled(program) + "\n\n" + define("eager", xs, body), f"eager({', '.join(xs)})")
-
-
-# ----------------------------------------------------------------------------- identities
-# Pairs of wrappers that compute one quantity two ways on the SUT
-# (`tests/test_identities.py`).  Tangents t0.. and s0.., Hessian
-# directions p0.. and q0.., scalars `a`, `b` and loss weights w0.. are inputs
-# or module constants, as the names say.
-
-def _leaves(program: Program, value: str) -> str:
-    """`value` (f's output structure) as a tuple: wrapped when f has one output."""
-    return f"({value},)" if len(program.outputs) == 1 else value
-
-
-def jvp_linearity_sides(program: Program) -> tuple[Wrapper, Wrapper]:
-    """jvp(f, x, a t + b s)[1], and a jvp(f, x, t)[1] + b jvp(f, x, s)[1]."""
-    xs, ts, ss = _args(program), _args(program, "t"), _args(program, "s")
-    params = ", ".join(xs + ts + ss)
-    mixed = tuple_of([f"a * {t} + b * {s}" for t, s in zip(ts, ss)])
-    combined = define("combined", xs + ts + ss, [
-        f"return sut.jvp(f, {tuple_of(xs)}, {mixed})[1]"])
-    separately = define("separately", xs + ts + ss, [
-        f"along_t = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})[1]')}",
-        f"along_s = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ss)})[1]')}",
-        "return tuple(a * jt + b * js for jt, js in zip(along_t, along_s))",
-    ])
-    source = combined + "\n\n" + separately
-    return Wrapper(source, f"combined({params})"), Wrapper(source, f"separately({params})")
-
-
-def hessian_sides(program: Program) -> tuple[Wrapper, Wrapper]:
-    """<p, H q> and <q, H p> for the Hessian H of loss, each by jvp of grad."""
-    xs, ps, qs = _args(program), _args(program, "p"), _args(program, "q")
-    everything = tuple(range(len(xs)))
-    hvp = define("hvp", xs + names("d", len(xs)), [
-        f"grad_loss = sut.grad(loss, argnums={everything!r})",
-        f"return sut.jvp(grad_loss, {tuple_of(xs)}, {tuple_of(names('d', len(xs)))})[1]",
+def _render_vjp(layer, level, sig, inner_sig):
+    n = len(inner_sig.names)
+    return define(f"g{level}", sig.names, [
+        f"out, pullback = sut.vjp(g{level - 1}, {', '.join(sig.names[:n])})",
+        f"return (*out, *pullback({tuple_of(sig.names[n:])}))",
     ])
 
-    def side(name, left, right):
-        return define(name, xs + ps + qs, [
-            f"return sum(np.vdot(v, hv) for v, hv in zip({tuple_of(left)}, "
-            f"hvp({', '.join(xs + right)})))"])
 
-    source = "\n\n".join([loss(program), hvp, side("p_h_q", ps, qs), side("q_h_p", qs, ps)])
-    call = ", ".join(xs + ps + qs)
-    return Wrapper(source, f"p_h_q({call})"), Wrapper(source, f"q_h_p({call})")
-
-
-def _stacked(value: str, tupled: bool, axis: int) -> str:
-    """Stack a list of per-example results on `axis` (per leaf when they are tuples)."""
-    if tupled:
-        return f"tuple(np.stack(leaf, axis={axis}) for leaf in zip(*{value}))"
-    return f"np.stack({value}, axis={axis})"
+def _render_grad(layer, level, sig, inner_sig):
+    terms = " + ".join(f"jnp.sum(out[{j}] * w{level}_{j})" for j in range(len(inner_sig.outputs)))
+    loss = define(f"loss{level}", sig.names, [f"out = g{level - 1}({_params(sig)})",
+                                              f"return {terms}"])
+    call = f"sut.grad(loss{level}, argnums={layer.argnums!r})({_params(sig)})"
+    result = call if isinstance(layer.argnums, tuple) else f"({call},)"
+    return loss + "\n\n" + define(f"g{level}", sig.names, [f"return {result}"])
 
 
-def vmap_grad_sides(program: Program, argnums, in_axes, out_axes, size: int):
-    """vmap(grad(loss)) on batched inputs, and grad(loss) on each example, stacked."""
-    xs = _args(program)
-    axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(xs)
-    grad_loss = f"sut.grad(loss, argnums={argnums!r})"
-    batched = define("batched", xs, [
-        f"return sut.vmap({grad_loss}, in_axes={in_axes!r}, out_axes={out_axes!r})"
-        f"({', '.join(xs)})"])
-    sliced = ", ".join(x if a is None else f"np.take({x}, i, {a})" for x, a in zip(xs, axes))
-    looped = define("looped", xs, [
-        f"grads = [{grad_loss}({sliced}) for i in range({size})]",
-        f"return {_stacked('grads', isinstance(argnums, tuple), out_axes)}",
+def _render_stage0(case: ProgramCase, sig: Signature) -> str:
+    if len(case.program.outputs) > 1:
+        return "g0 = f\n"
+    return define("g0", sig.names, [f"return (f({_params(sig)}),)"])
+
+
+def source(stack: StackCase, level: int) -> str:
+    """Definitions of g0 .. g{level}: the stack up to `level`, as the SUT runs it."""
+    sigs = stack.signatures
+    parts = [_render_stage0(stack.case, sigs[0])]
+    for k, layer in enumerate(stack.layers[:level], 1):
+        parts.append(LAYERS[layer.name].render(layer, k, sigs[k], sigs[k - 1]))
+    return "\n\n".join(parts)
+
+
+def probe_source(stack: StackCase, level: int) -> str:
+    """`probe(<stage inputs>, c0, ..)`: <c, g{level}(..)> summed over its outputs."""
+    sig = stack.signatures[level]
+    cs = names("c", len(sig.outputs))
+    return define("probe", [*sig.names, *cs], [
+        f"return sum(np.vdot(c, y) for c, y in zip({tuple_of(cs)}, g{level}({_params(sig)})))",
     ])
-    source = "\n\n".join([loss(program), batched, looped])
-    call = ", ".join(xs)
-    return Wrapper(source, f"batched({call})"), Wrapper(source, f"looped({call})")
 
 
-def grad_vjp_sides(program: Program, argnums) -> tuple[Wrapper, Wrapper]:
-    """grad(loss, argnums)(x), and the vjp of loss at x pulled back from 1.0."""
-    xs = _args(program)
-    picked = (tuple_of([f"cotangents[{i}]" for i in argnums]) if isinstance(argnums, tuple)
-              else f"cotangents[{argnums}]")
-    by_grad = define("by_grad", xs,
-                     [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"])
-    by_vjp = define("by_vjp", xs, [f"out, pullback = sut.vjp(loss, {', '.join(xs)})",
-                                   "cotangents = pullback(1.0)",
-                                   f"return {picked}"])
-    source = "\n\n".join([loss(program), by_grad, by_vjp])
-    call = ", ".join(xs)
-    return Wrapper(source, f"by_grad({call})"), Wrapper(source, f"by_vjp({call})")
+def loop_source(stack: StackCase, level: int) -> str:
+    """`looped(..)`: the inner stage on each batch element of a vmap layer, stacked."""
+    layer, sig = stack.layers[level - 1], stack.signatures[level]
+    args = ", ".join(n if a is None else f"np.take({n}, i, {a})"
+                     for n, a in zip(sig.names, layer.in_axes))
+    return define("looped", sig.names, [
+        f"outs = [g{level - 1}({args}) for i in range({layer.size})]",
+        f"return tuple(np.stack(ys, axis={layer.out_axes}) for ys in zip(*outs))",
+    ])
 
 
-def _transformed(program: Program, transform: str, fn: str, options: dict) -> tuple[list, list]:
-    """The parameters and body lines of `transform` applied to the function `fn`."""
-    xs = _args(program)
-    if transform == "jvp":
-        ts = _args(program, "t")
-        return xs + ts, [f"return sut.jvp({fn}, {tuple_of(xs)}, {tuple_of(ts)})"]
-    if transform == "grad":
-        return xs, [f"return sut.grad({fn}, argnums={options['argnums']!r})({', '.join(xs)})"]
-    if transform == "vjp":
-        us = names("u", len(program.outputs))
-        return xs + us, [f"out, pullback = sut.vjp({fn}, {', '.join(xs)})",
-                         f"return out, pullback({_cotangent(program)})"]
-    return xs, [f"return sut.vmap({fn}, in_axes={options['in_axes']!r}, "
-                f"out_axes={options['out_axes']!r})({', '.join(xs)})"]
+def title(stack: StackCase, level: int) -> str:
+    """`jit(vmap(jvp(f)))` for the stage at `level`."""
+    text = "f"
+    for layer in stack.layers[:level]:
+        text = f"{layer.name}({text})"
+    return text
 
 
-def jit_commute_sides(program: Program, transform: str, **options) -> tuple[Wrapper, Wrapper]:
-    """jit(T(f)) and T(jit(f)) for T one of jvp, grad (of loss), vjp, vmap."""
-    fn = "loss" if transform == "grad" else "f"
-    params, body = _transformed(program, transform, fn, options)
-    _, jitted_body = _transformed(program, transform, f"sut.jit({fn})", options)
-    parts = [loss(program)] if transform == "grad" else []
-    parts += [define("transformed", params, body),
-              define("transformed_of_jit", params, jitted_body)]
-    source = "\n\n".join(parts)
-    call = ", ".join(params)
-    return (Wrapper(source, f"sut.jit(transformed)({call})"),
-            Wrapper(source, f"transformed_of_jit({call})"))
+# ----------------------------------------------------------------------------- values
+
+def stage_inputs(stack: StackCase, level: int) -> dict[str, np.ndarray]:
+    """Stage `level`'s arguments: the outermost ones at batch element 0 of every vmap above."""
+    sigs = stack.signatures
+    values = [stack.inputs[n] for n in sigs[-1].names]
+    for k in range(len(stack.layers), level, -1):
+        layer = stack.layers[k - 1]
+        if layer.name == "vmap":
+            values = [v if a is None else np.take(v, 0, axis=a)
+                      for v, a in zip(values, layer.in_axes)]
+        values = values[:len(sigs[k - 1].names)]
+    return dict(zip(sigs[level].names, values))
+
+
+def _variant(case: ProgramCase, layers, position: dict) -> tuple[np.ndarray, ...]:
+    """The input set at a batch position (vmap level -> element), by mixed radix."""
+    flat, stride = 0, 1
+    for level, layer in enumerate(layers, 1):
+        if layer.name == "vmap":
+            flat += position.get(level, 0) * stride
+            stride *= layer.size
+    return case.variants[flat % len(case.variants)]
+
+
+def _batched_input(case: ProgramCase, layers, i: int) -> np.ndarray:
+    """x{i} batched through every vmap layer: element b of level k stacked on its axis.
+
+    The outermost vmap stacks last.  Where x{i} is not mapped (axis None) its
+    value must not vary along that level, so the position there stays 0.
+    """
+    vmaps = [(level, layer) for level, layer in enumerate(layers, 1) if layer.name == "vmap"]
+
+    def build(position, remaining):
+        if not remaining:
+            return _variant(case, layers, position)[i]
+        *rest, (level, layer) = remaining
+        axis = layer.in_axes[i]
+        if axis is None:
+            return build(position, rest)
+        return np.stack([build(position | {level: b}, rest) for b in range(layer.size)],
+                        axis=axis)
+
+    return build({}, vmaps)
+
+
+# ----------------------------------------------------------------------------- drawing
+
+def _draw_vmap(draw, level: int, sig: Signature, size: int) -> Applied:
+    count = len(sig.inputs)
+    mapped = index(draw, count, label=f"layer {level}: surely mapped input")
+    axes = []
+    for i, shape in enumerate(sig.inputs):
+        options = batch_axes(len(shape))
+        if i != mapped:
+            options = [options[0], None, *options[1:]]
+        axes.append(choose(draw, options, label=f"layer {level}: in_axes[{i}]"))
+    as_int = len(set(axes)) == 1 and draw(st.booleans(), label=f"layer {level}: in_axes as int")
+    out_rank = min(len(s) for s in sig.outputs)
+    out_axes = choose(draw, batch_axes(out_rank), label=f"layer {level}: out_axes")
+    return Applied("vmap", tuple(axes), as_int, out_axes, size)
+
+
+def _draw_argnums(draw, level: int, count: int) -> int | tuple[int, ...]:
+    """An int, or a sorted tuple of distinct positions; shrinks towards 0.
+
+    The same choices as `cases.argnums`, drawn inline under labels that name
+    the layer.  Drawing `cases.argnums` here instead (a composite: one more
+    span, other labels) changes what Hypothesis generates: the stack_cases
+    fingerprint moves at 300 examples (`bench/draw_fingerprint.py`).
+    """
+    if not draw(st.booleans(), label=f"layer {level}: argnums as a tuple"):
+        return index(draw, count, label=f"layer {level}: argnum")
+    chosen = tuple(i for i in range(count) if draw(st.booleans(), label=f"layer {level}: has {i}"))
+    return chosen or (index(draw, count, label=f"layer {level}: argnum"),)
+
+
+def _draw_names(draw, count: int, kinds: tuple[str, ...]) -> list[str]:
+    chosen = []
+    for _ in range(count):
+        derivatives = sum(LAYERS[n].derivative for n in chosen)
+        chosen.append(pick(draw, kinds, lambda n, d=derivatives:
+                           not LAYERS[n].derivative or d < MAX_DERIVATIVES))
+    return chosen
+
+
+def _check(min_layers, max_layers, kinds):
+    if not 1 <= min_layers <= max_layers <= 3:
+        raise InvalidArgument(f"min_layers={min_layers}, max_layers={max_layers} must satisfy "
+                              "1 <= min_layers <= max_layers <= 3")
+    unknown = [k for k in kinds if k not in LAYERS]
+    if unknown or not kinds:
+        raise InvalidArgument(f"kinds={kinds!r} must be a non-empty subset of {ORDER}")
+    if all(LAYERS[k].derivative for k in kinds) and max_layers > MAX_DERIVATIVES:
+        raise InvalidArgument(f"kinds={kinds!r} has only derivative layers, and at most "
+                              f"{MAX_DERIVATIVES} may stack: use max_layers<={MAX_DERIVATIVES}")
+
+
+def stack_programs(vocabulary: Vocabulary) -> Callable[[int, bool], st.SearchStrategy]:
+    """`programs(variants, reverse)` for `stack_cases`: the SUT's programs, valid at
+    `variants` input sets, differentiable in reverse mode if `reverse`, up to 10
+    equations."""
+    def programs(variants: int, reverse: bool):
+        return program_cases(vocabulary, variants=variants, reverse=reverse, **STACK_PROGRAMS)
+
+    return programs
+
+
+@st.composite
+def stack_cases(draw, programs: Callable[[int, bool], st.SearchStrategy[ProgramCase]], *,
+                kinds: tuple[str, ...] = ORDER, min_layers: int = 1,
+                max_layers: int = 3) -> StackCase:
+    """A `StackCase`: `min_layers..max_layers` layers (default 1-3) over a drawn program.
+
+    * `programs(variants, reverse)` is the strategy for programs valid at
+      `variants` input sets (one per batch position of the vmap layers, up
+      to 8), and differentiable in reverse mode if `reverse` (the stack has
+      a grad or vjp layer);
+    * layers come from `kinds` (default all of `ORDER`), with at most
+      `MAX_DERIVATIVES` of jvp, grad and vjp in one stack;
+    * vmap layers have batch size 2-3, each input mapped on a valid axis or
+      not (one at least is mapped), and an out_axes valid for every output;
+    * grad layers differentiate a drawn `argnums` of `sum_j <w_j, out_j>`.
+
+    Examples shrink towards one `jit` layer over the simplest program.
+    """
+    kinds = tuple(k for k in ORDER if k in kinds)
+    _check(min_layers, max_layers, kinds)
+    count = draw(st.integers(min_layers, max_layers), label="layers")
+    chosen = _draw_names(draw, count, kinds)
+    sizes = [draw(st.integers(2, 3), label=f"layer {k}: batch size") if n == "vmap" else 0
+             for k, n in enumerate(chosen, 1)]
+    variants = min(MAX_VARIANTS, prod(s for s in sizes if s))
+    reverse = any(LAYERS[n].reverse for n in chosen)
+    case = draw(programs(variants, reverse), label="program")
+    layers, sig = [], signatures(case, ())[0]
+    for level, (name, size) in enumerate(zip(chosen, sizes), 1):
+        layers.append(_draw_layer(draw, name, level, sig, size))
+        sig = LAYERS[name].signature(layers[-1], level, sig)
+    event(f"stack: {title(StackCase(case, tuple(layers), {}, {}, {}), count)}")
+    return _draw_values(draw, case, tuple(layers))
+
+
+def _draw_layer(draw, name: str, level: int, sig: Signature, size: int) -> Applied:
+    if name == "vmap":
+        return _draw_vmap(draw, level, sig, size)
+    if name == "grad":
+        return Applied("grad", argnums=_draw_argnums(draw, level, len(sig.inputs)))
+    return Applied(name)
+
+
+def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...]) -> StackCase:
+    bare = StackCase(case, layers, {}, {}, {})
+    sigs = bare.signatures
+    top = sigs[-1]
+    n = len(case.args)
+    inputs = {top.names[i]: _batched_input(case, layers, i) for i in range(n)}
+    free = top.names[n:]
+    drawn = draw(directions([top.inputs[n + j] for j in range(len(free))]),
+                 label="tangents and cotangents")
+    inputs |= dict(zip(free, drawn))
+    constants = {}
+    for level, layer in enumerate(layers, 1):
+        if layer.name == "grad":
+            weights = draw(directions(sigs[level - 1].outputs),
+                           label=f"layer {level}: loss weights")
+            constants |= {f"w{level}_{j}": w for j, w in enumerate(weights)}
+    checked = [k for k, layer in enumerate(layers, 1) if LAYERS[layer.name].derivative]
+    probes = {k: draw(directions(sigs[k].outputs), label=f"stage {k}: probe")
+              for k in sorted({*checked, len(layers)})}
+    return StackCase(case, layers, inputs, constants, probes)
+
+
+# ----------------------------------------------------------------------------- the table
+
+@dataclass(frozen=True)
+class Layer:
+    """One transformation: its signature, its source, its per-layer check, its meaning.
+
+    * ``derivative``: a derivative layer (at most `MAX_DERIVATIVES` stack);
+      ``reverse``: it differentiates in reverse mode (the program must allow it);
+    * ``signature(applied, level, inner)`` is the stage's `Signature`;
+    * ``render(applied, level, sig, inner)`` defines `g{level}` from `g{level-1}`;
+    * ``check`` is what the layer is held to on its own: `IDENTITY_CHECK`,
+      `LOOP_CHECK` (both against the SUT's inner stage, exactly) or
+      `MEANING_CHECK` (the NumPy meaning of the stack up to it);
+    * ``meaning(applied, level, inner_sig, inner, inputs, weights, constants)``
+      is its NumPy meaning as `Term`s, from `inner(inputs, weights)`.
+    """
+
+    name: str
+    derivative: bool
+    reverse: bool
+    signature: Callable
+    render: Callable
+    check: str
+    meaning: Callable
+
+
+LAYERS = {
+    "jit": Layer("jit", False, False, _same_signature, _render_jit, IDENTITY_CHECK, _jit_meaning),
+    "vmap": Layer("vmap", False, False, _vmap_signature, _render_vmap, LOOP_CHECK, _vmap_meaning),
+    "jvp": Layer("jvp", True, False, _jvp_signature, _render_jvp, MEANING_CHECK, _jvp_meaning),
+    "grad": Layer("grad", True, True, _grad_signature, _render_grad, MEANING_CHECK, _grad_meaning),
+    "vjp": Layer("vjp", True, True, _vjp_signature, _render_vjp, MEANING_CHECK, _vjp_meaning),
+}

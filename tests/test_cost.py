@@ -9,10 +9,11 @@ that these properties catch: `tests/meta/test_cost_catches.py`.
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from oracles import cost
 from oracles.cost_bounds import GROWTH_LINEAR, TIMING_FACTOR, TIMING_GROWTH, TIMING_REPEATS
-from tests.cases import program_cases
+from strategies.cases import program_cases
 
 GROWTH_FAMILIES = list(cost.FAMILIES)
 TRACING_N = 32
@@ -28,8 +29,9 @@ def record_works():
 
 
 @pytest.mark.needs("make_jaxpr", "grad", "jvp")
-@given(case=program_cases(reverse=True))
-def test_grad_and_jvp_work_within_constant_factors_of_f(sut, case, record_works):
+@given(data=st.data())
+def test_grad_and_jvp_work_within_constant_factors_of_f(sut, vocabulary, data, record_works):
+    case = data.draw(program_cases(vocabulary, reverse=True), label="case")
     cost.check_constant_factors(sut, case, record=record_works)
 
 

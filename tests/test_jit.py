@@ -9,35 +9,38 @@ from oracles.experiment import case_experiment
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import verify
-from strategies import stacks
-from strategies.ir import evaluate
-from tests.cases import inputs_of, program_cases, two_shape_cases
+from strategies import wrappers
+from strategies.cases import inputs_of, program_cases, two_shape_cases
+from strategies.evaluation import evaluate
 
 
 @pytest.mark.needs("jit")
-@given(case=program_cases())
-def test_jit_matches_eager_and_numpy(sut, case):
-    eager = case_experiment(case, stacks.value(case.program), "f(x) eagerly").result_on(sut)
-    exp = case_experiment(case, stacks.jit(case.program), "jit(f)(x)")
+@given(data=st.data())
+def test_jit_matches_eager_and_numpy(sut, vocabulary, data):
+    case = data.draw(program_cases(vocabulary), label="case")
+    eager = case_experiment(case, wrappers.value(case.program), "f(x) eagerly").result_on(sut)
+    exp = case_experiment(case, wrappers.jit(case.program), "jit(f)(x)")
     verify(sut, exp, Expectation(eager, f"{sut.name} eager", EXACT),
            Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT))
 
 
 @pytest.mark.needs("jit")
-@given(drawn=two_shape_cases())
-def test_jit_retraces_for_a_new_shape(sut, drawn):
+@given(data=st.data())
+def test_jit_retraces_for_a_new_shape(sut, vocabulary, data):
+    drawn = data.draw(two_shape_cases(vocabulary), label="drawn")
     case, bigger = drawn
-    exp = case_experiment(case, stacks.jit_two_shapes(case.program), "one jit(f) on two shapes",
+    exp = case_experiment(case, wrappers.jit_two_shapes(case.program), "one jit(f) on two shapes",
                           inputs=inputs_of(case, y=bigger))
     expected = (*evaluate(case.program, case.args), *evaluate(case.program, bigger))
     verify(sut, exp, Expectation(expected, "NumPy float64 on each shape", EXACT))
 
 
 @pytest.mark.needs("jit")
-@given(case=program_cases(), ks=st.sampled_from([(2.0, 3.0), (-1.0, 0.5)]))
-def test_jit_retraces_for_a_new_static_argument(sut, case, ks):
-    eager = case_experiment(case, stacks.eager_static(case.program, ks), "eager")
+@given(data=st.data(), ks=st.sampled_from([(2.0, 3.0), (-1.0, 0.5)]))
+def test_jit_retraces_for_a_new_static_argument(sut, vocabulary, data, ks):
+    case = data.draw(program_cases(vocabulary), label="case")
+    eager = case_experiment(case, wrappers.eager_static(case.program, ks), "eager")
     expected = tuple(np.asarray(v) for v in eager.result_on(sut))
-    exp = case_experiment(case, stacks.jit_static(case.program, ks),
+    exp = case_experiment(case, wrappers.jit_static(case.program, ks),
                           f"jit(scaled, static_argnums) with k={ks[0]!r} then k={ks[1]!r}")
     verify(sut, exp, Expectation(expected, f"{sut.name} eager, each k", EXACT))

@@ -2,13 +2,14 @@
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from oracles.derivatives import check_jvp
-from tests.cases import jvp_cases
+from strategies.cases import jvp_cases
 
 
 @pytest.mark.needs("jvp")
-@given(drawn=jvp_cases())
-def test_jvp_matches_finite_differences_and_reference(sut, reference, drawn):
-    case, tangents = drawn
+@given(data=st.data())
+def test_jvp_matches_finite_differences_and_reference(sut, reference, vocabulary, data):
+    case, tangents = data.draw(jvp_cases(vocabulary), label="drawn")
     check_jvp(sut, reference, case, tangents)

@@ -13,29 +13,33 @@ estimate; the reference comparison is float64 rounding, far below EXACT).
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from oracles.derivatives import check_grad, check_jvp
-from tests.cases import grad_cases, jvp_cases
+from strategies.cases import grad_cases, jvp_cases
 
 LONG = dict(min_eqns=100, max_eqns=200, chain=True)
 
 
 @pytest.mark.slow
 @pytest.mark.needs("jvp")
-@given(drawn=jvp_cases(**LONG))
-def test_jvp_of_long_programs(sut, reference, drawn):
+@given(data=st.data())
+def test_jvp_of_long_programs(sut, reference, vocabulary, data):
+    drawn = data.draw(jvp_cases(vocabulary, **LONG), label="drawn")
     check_jvp(sut, reference, *drawn)
 
 
 @pytest.mark.slow
 @pytest.mark.needs("grad")
-@given(drawn=grad_cases(**LONG))
-def test_grad_of_long_programs(sut, reference, drawn):
+@given(data=st.data())
+def test_grad_of_long_programs(sut, reference, vocabulary, data):
+    drawn = data.draw(grad_cases(vocabulary, **LONG), label="drawn")
     check_grad(sut, reference, *drawn)
 
 
 @pytest.mark.slow
 @pytest.mark.needs("grad")
-@given(drawn=grad_cases(**LONG, sharing=True))
-def test_grad_of_heavily_shared_programs(sut, reference, drawn):
+@given(data=st.data())
+def test_grad_of_heavily_shared_programs(sut, reference, vocabulary, data):
+    drawn = data.draw(grad_cases(vocabulary, **LONG, sharing=True), label="drawn")
     check_grad(sut, reference, *drawn)

@@ -22,40 +22,27 @@ from oracles.reference import from_reference, verify_matches_reference
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_raises
-from strategies import stacks
-from strategies.inputs import directions
-from strategies.opspec import OPS
-from strategies.python_control import control_programs, render, run
-from tests import cases
-
-
-def control_cases(**options):
-    """`control_programs` whose straight-line parts use the operations the SUT supports
-    (read when drawing, as `cases.program_cases` does); no constructs: the control
-    flow under test is Python's own."""
-    return st.deferred(lambda: control_programs(
-        ops=tuple(name for name in cases.VOCABULARY if name in OPS), **options))
-
-
-def _shapes(arrays):
-    return [a.shape for a in arrays]
+from strategies import cases, wrappers
+from strategies.control_cases import (
+    control_cases,
+    grad_control_cases,
+    jvp_control_cases,
+    vjp_control_cases,
+    vmap_control_cases,
+)
+from strategies.python_control import render, run
 
 
 def _experiment(case, wrapper, title, **kwargs):
     return case_experiment(case, wrapper, title, function=render(case.program), **kwargs)
 
 
-@st.composite
-def jvp_control_cases(draw):
-    case = draw(control_cases(), label="control program")
-    return case, draw(directions(_shapes(case.args)), label="tangents")
-
-
 @pytest.mark.needs("jvp")
-@given(drawn=jvp_control_cases())
-def test_jvp_follows_python_control_flow(sut, reference, drawn):
+@given(data=st.data())
+def test_jvp_follows_python_control_flow(sut, reference, vocabulary, data):
+    drawn = data.draw(jvp_control_cases(vocabulary), label="drawn")
     case, tangents = drawn
-    exp = _experiment(case, stacks.jvp(case.program), "jvp(f, x, t)",
+    exp = _experiment(case, wrappers.jvp(case.program), "jvp(f, x, t)",
                       inputs=cases.inputs_of(case, t=tangents))
     primal = run(case.program, case.args)
     estimate = path_derivative(case, tangents)
@@ -63,70 +50,44 @@ def test_jvp_follows_python_control_flow(sut, reference, drawn):
                "NumPy float64 and central finite differences of the branch taken")
 
 
-@st.composite
-def grad_control_cases(draw):
-    case = draw(control_cases(), label="control program")
-    nums = draw(cases.argnums(len(case.args)), label="argnums")
-    chosen = nums if isinstance(nums, tuple) else (nums,)
-    weights = draw(directions(_shapes(case.program.outputs)), label="loss weights")
-    along = draw(directions([case.args[i].shape for i in chosen]), label="directions")
-    full = [np.zeros_like(x) for x in case.args]
-    for position, v in zip(chosen, along):
-        full[position] = v
-    return case, nums, weights, along, full
-
-
 @pytest.mark.needs("grad")
-@given(drawn=grad_control_cases())
-def test_grad_follows_python_control_flow(sut, reference, drawn):
+@given(data=st.data())
+def test_grad_follows_python_control_flow(sut, reference, vocabulary, data):
+    drawn = data.draw(grad_control_cases(vocabulary), label="drawn")
     case, argnums, weights, along, full = drawn
-    constants = stacks.named("w", weights)
+    constants = wrappers.named("w", weights)
     estimate = path_derivative(case, full)
-    directional = _experiment(case, stacks.grad_along(case.program, argnums), "<grad loss, v>",
+    directional = _experiment(case, wrappers.grad_along(case.program, argnums), "<grad loss, v>",
                               inputs=cases.inputs_of(case, v=along), constants=constants)
     verify_slope(sut, directional, weights, estimate,
                  "central finite differences of loss along v, on the branch taken")
     verify_matches_reference(sut, reference, _experiment(
-        case, stacks.grad(case.program, argnums), "grad(loss)", constants=constants))
-
-
-@st.composite
-def vjp_control_cases(draw):
-    case = draw(control_cases(), label="control program")
-    cotangents = draw(directions(_shapes(case.program.outputs)), label="cotangents")
-    return case, cotangents, draw(directions(_shapes(case.args)), label="directions")
+        case, wrappers.grad(case.program, argnums), "grad(loss)", constants=constants))
 
 
 @pytest.mark.needs("vjp")
-@given(drawn=vjp_control_cases())
-def test_vjp_follows_python_control_flow(sut, reference, drawn):
+@given(data=st.data())
+def test_vjp_follows_python_control_flow(sut, reference, vocabulary, data):
+    drawn = data.draw(vjp_control_cases(vocabulary), label="drawn")
     case, cotangents, along = drawn
     estimate = path_derivative(case, along)
-    directional = _experiment(case, stacks.vjp_along(case.program), "<vjp(u), v>",
+    directional = _experiment(case, wrappers.vjp_along(case.program), "<vjp(u), v>",
                               inputs=cases.inputs_of(case, u=cotangents, v=along))
     verify_slope(sut, directional, cotangents, estimate,
                  "<u, J v> by central finite differences, on the branch taken")
     verify_matches_reference(sut, reference, _experiment(
-        case, stacks.vjp(case.program), "vjp(f, x)(u)",
+        case, wrappers.vjp(case.program), "vjp(f, x)(u)",
         inputs=cases.inputs_of(case, u=cotangents)))
 
 
-@st.composite
-def vmap_control_cases(draw):
-    """A control program whose predicate reads only unbatched inputs (in_axes None)."""
-    size = draw(st.integers(2, 3), label="batch size")
-    case = draw(control_cases(variants=size), label="control program")
-    axes, batched = cases.draw_batch(draw, case)
-    return case, axes, cases.draw_out_axes(draw, case), batched
-
-
 @pytest.mark.needs("vmap")
-@given(drawn=vmap_control_cases())
-def test_vmap_branches_on_an_unbatched_value(sut, reference, drawn):
+@given(data=st.data())
+def test_vmap_branches_on_an_unbatched_value(sut, reference, vocabulary, data):
+    drawn = data.draw(vmap_control_cases(vocabulary), label="drawn")
     case, in_axes, out_axes, batched = drawn
-    exp = _experiment(case, stacks.vmap(case.program, in_axes, out_axes),
+    exp = _experiment(case, wrappers.vmap(case.program, in_axes, out_axes),
                       f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
-                      inputs=stacks.named("x", batched))
+                      inputs=wrappers.named("x", batched))
     per_variant = [run(case.program, args) for args in case.variants]
     by_loop = Expectation(stacked(per_variant, out_axes),
                           f"NumPy float64 on each of {len(case.variants)} batch elements, "
@@ -134,13 +95,13 @@ def test_vmap_branches_on_an_unbatched_value(sut, reference, drawn):
     verify(sut, exp, by_loop, *from_reference(reference, exp))
 
 
-def at_both_thresholds(control, name: str, fun: str) -> stacks.Wrapper:
+def at_both_thresholds(control, name: str, fun: str) -> wrappers.Wrapper:
     """`name(x.., c0, c1)`: `g = fun`, then g at c0 (then branch) and at c1 (else branch)."""
-    xs = stacks.names("x", len(control.inputs))
+    xs = wrappers.names("x", len(control.inputs))
     params = ", ".join([*xs, "c0", "c1"])
     calls = [f"g({', '.join([*xs, c])})" for c in ("c0", "c1")]
     source = f"def {name}({params}):\n    g = {fun}\n    return {', '.join(calls)}\n"
-    return stacks.Wrapper(source, f"{name}({params})")
+    return wrappers.Wrapper(source, f"{name}({params})")
 
 
 BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced arguments; "
@@ -149,9 +110,10 @@ BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced ar
 
 
 @pytest.mark.needs("jit")
-@given(case=control_cases(threshold_parameter=True))
-def test_jit_refuses_a_python_branch_on_a_traced_value(sut, case):
+@given(data=st.data())
+def test_jit_refuses_a_python_branch_on_a_traced_value(sut, vocabulary, data):
     """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead."""
+    case = data.draw(control_cases(vocabulary, threshold_parameter=True), label="case")
     c_then, c_else = case.thresholds
     inputs = cases.inputs_of(case) | {"c0": np.asarray(c_then), "c1": np.asarray(c_else)}
     expected = Expectation((*run(case.program, case.args, c_then),

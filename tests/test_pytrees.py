@@ -11,44 +11,24 @@ like the output), grad (argnums over packed arguments) and vmap (in_axes as
 prefix trees of the arguments).
 """
 
-from typing import NamedTuple
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from oracles.experiment import case_experiment
 from oracles.pytree_order import verify_matches_unpacked
-from strategies import stacks
+from strategies import cases, wrappers
 from strategies.inputs import directions
-from strategies.opspec import OPS
-from strategies.program import ProgramCase, programs
-from strategies.pytrees import argument_trees, build, order, reads, relabel, trees
+from strategies.pytree_cases import PackedCase, packed_cases, vmap_packed_cases
+from strategies.pytrees import build, order, reads
 from strategies.render import render_function
-from tests import cases
 
 TRANSFORMS = ("value", "jit", "jvp", "vjp", "grad")
 
 
-class PackedCase(NamedTuple):
-    case: ProgramCase
-    arguments: tuple  # one tree of input labels per positional argument of g
-    output: object  # the tree of output labels g returns
-
-
-@st.composite
-def packed_cases(draw, **options) -> PackedCase:
-    case = draw(st.deferred(lambda: programs(
-        ops=tuple(name for name in cases.VOCABULARY if name in OPS), **options)),
-        label="program")
-    arguments = draw(argument_trees(len(case.args)), label="argument trees")
-    output = draw(trees(range(len(case.program.outputs))), label="output tree")
-    return PackedCase(case, arguments, output)
-
-
 def unpacking(packed: PackedCase) -> tuple[str, str]:
     """g's parameters `a0, ...`, and the expressions reading f's inputs out of them."""
-    params = stacks.names("a", len(packed.arguments))
+    params = wrappers.names("a", len(packed.arguments))
     read = {}
     for param, tree in zip(params, packed.arguments):
         read |= reads(tree, param)
@@ -59,7 +39,7 @@ def packing(packed: PackedCase) -> str:
     """`f`, then `g` (packed arguments in, packed outputs out) and `pack` (x.. -> g's args)."""
     program = packed.case.program
     params, read = unpacking(packed)
-    xs, ys = stacks.names("x", len(program.inputs)), stacks.names("y", len(program.outputs))
+    xs, ys = wrappers.names("x", len(program.inputs)), wrappers.names("y", len(program.outputs))
     args = [build(tree, lambda i: f"x{i}") for tree in packed.arguments]
     return "\n\n".join([
         render_function(program),
@@ -70,12 +50,12 @@ def packing(packed: PackedCase) -> str:
 
 
 def packed_wrapper(packed: PackedCase, transform: str, *, argnums=None, in_axes=None,
-                   out_axes=None) -> stacks.Wrapper:
+                   out_axes=None) -> wrappers.Wrapper:
     """`packed(x.., t.., u..)`: `transform` applied to g at the packed inputs."""
     program = packed.case.program
-    xs = stacks.names("x", len(program.inputs))
-    ts = stacks.names("t", len(program.inputs)) if transform == "jvp" else []
-    us = stacks.names("u", len(program.outputs)) if transform == "vjp" else []
+    xs = wrappers.names("x", len(program.inputs))
+    ts = wrappers.names("t", len(program.inputs)) if transform == "jvp" else []
+    us = wrappers.names("u", len(program.outputs)) if transform == "vjp" else []
     primals = f"pack({', '.join(xs)})"
     body = {
         "value": [f"return g(*{primals})"],
@@ -91,38 +71,40 @@ def packed_wrapper(packed: PackedCase, transform: str, *, argnums=None, in_axes=
     if transform == "grad":
         params, read = unpacking(packed)
         gloss = f"def gloss({params}):\n    return loss({read})\n"
-        source = stacks.loss(program) + "\n\n" + gloss + "\n\n" + source
-    return stacks.Wrapper(source, f"packed({', '.join(xs + ts + us)})")
+        source = wrappers.loss(program) + "\n\n" + gloss + "\n\n" + source
+    return wrappers.Wrapper(source, f"packed({', '.join(xs + ts + us)})")
 
 
-def unpacked_wrapper(program, transform: str, argnums=None) -> stacks.Wrapper:
+def unpacked_wrapper(program, transform: str, argnums=None) -> wrappers.Wrapper:
     """The same transformation of f itself, through `strategies.stacks`."""
     if transform == "grad":
-        return stacks.grad(program, argnums)
-    return {"value": stacks.value, "jit": stacks.jit, "jvp": stacks.jvp,
-            "vjp": stacks.vjp}[transform](program)
+        return wrappers.grad(program, argnums)
+    return {"value": wrappers.value, "jit": wrappers.jit, "jvp": wrappers.jvp,
+            "vjp": wrappers.vjp}[transform](program)
 
 
-@given(packed=packed_cases(), data=st.data())
-def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference, packed, data):
+@given(data=st.data())
+def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference, vocabulary,
+                                                                  data):
+    packed = data.draw(packed_cases(vocabulary), label="packed")
     transform = data.draw(st.sampled_from([t for t in TRANSFORMS
                                            if t == "value" or sut.supports(t)]),
                           label="transformation")
     case, program = packed.case, packed.case.program
-    inputs = stacks.named("x", case.args)
+    inputs = wrappers.named("x", case.args)
     constants, argnums, flat_argnums = None, None, None
     if transform == "jvp":
         tangents = data.draw(directions([x.shape for x in case.args]), label="tangents")
-        inputs |= stacks.named("t", tangents)
+        inputs |= wrappers.named("t", tangents)
     if transform == "vjp":
         cotangents = data.draw(directions([y.shape for y in program.outputs]), label="cotangents")
-        inputs |= stacks.named("u", cotangents)
+        inputs |= wrappers.named("u", cotangents)
     if transform == "grad":
         weights = data.draw(directions([y.shape for y in program.outputs]), label="weights")
-        constants = stacks.named("w", weights)
+        constants = wrappers.named("w", weights)
         argnums = data.draw(cases.argnums(len(packed.arguments)), label="argnums over g's args")
-        chosen = argnums if isinstance(argnums, tuple) else (argnums,)
-        flat_argnums = tuple(i for k in chosen for i in order(packed.arguments[k]))
+        flat_argnums = tuple(i for k in wrappers.argnums_tuple(argnums)
+                             for i in order(packed.arguments[k]))
     unpacked = case_experiment(case, unpacked_wrapper(program, transform, flat_argnums),
                                f"{transform} of f", inputs=inputs, constants=constants)
     exp = case_experiment(case, packed_wrapper(packed, transform, argnums=argnums),
@@ -131,30 +113,14 @@ def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference,
     verify_matches_unpacked(sut, reference, packed, transform, exp, unpacked)
 
 
-@st.composite
-def vmap_packed_cases(draw):
-    """A packed case valid at every batch element, per-leaf axes, in_axes as prefix trees."""
-    size = draw(st.integers(2, 3), label="batch size")
-    packed = draw(packed_cases(variants=size), label="packed program")
-    case = packed.case
-    axes, batched = cases.draw_batch(draw, case)
-    entries = []
-    for k, tree in enumerate(packed.arguments):
-        leaf_axes = {axes[i] for i in order(tree)}
-        whole = len(leaf_axes) == 1 and draw(st.booleans(), label=f"one axis for a{k}")
-        entries.append(repr(leaf_axes.pop()) if whole
-                       else build(relabel(tree, lambda i: axes[i]), repr))
-    in_axes = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
-    return packed, axes, in_axes, cases.draw_out_axes(draw, case), batched
-
-
 @pytest.mark.needs("vmap")
-@given(drawn=vmap_packed_cases())
-def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, drawn):
+@given(data=st.data())
+def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, vocabulary, data):
+    drawn = data.draw(vmap_packed_cases(vocabulary), label="drawn")
     packed, axes, in_axes, out_axes, batched = drawn
     case = packed.case
-    inputs = stacks.named("x", batched)
-    unpacked = case_experiment(case, stacks.vmap(case.program, axes, out_axes),
+    inputs = wrappers.named("x", batched)
+    unpacked = case_experiment(case, wrappers.vmap(case.program, axes, out_axes),
                                f"vmap(f, in_axes={axes!r}, out_axes={out_axes!r})",
                                inputs=inputs)
     exp = case_experiment(case, packed_wrapper(packed, "vmap", in_axes=in_axes,

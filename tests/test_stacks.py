@@ -1,6 +1,6 @@
 """Stacks of up to three transformations, each layer against its own meaning.
 
-A drawn stack (`strategies/layers.py`) such as `jit(vmap(jvp(f)))` is run
+A drawn stack (`strategies/stacks.py`) such as `jit(vmap(jvp(f)))` is run
 stage by stage on the SUT, innermost first, and each layer is held to its
 row of `LAYERS`:
 
@@ -21,29 +21,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oracles.stack_layers import check_stack
-from strategies import layers
-from tests.cases import program_cases
-
-STACK_PROGRAMS = dict(max_eqns=10)
-
-
-def stack_programs(variants: int, reverse: bool):
-    """Programs for stacks: up to 10 equations; three layers multiply their cost."""
-    return program_cases(variants=variants, reverse=reverse, **STACK_PROGRAMS)
+from strategies import stacks
 
 
 def supported_layers(sut) -> tuple[str, ...]:
-    kinds = tuple(k for k in layers.ORDER if sut.supports(k))
+    kinds = tuple(k for k in stacks.ORDER if sut.supports(k))
     if not kinds:
         pytest.skip(f"{sut.name} declares every transformation unsupported (__sut_unsupported__)")
     return kinds
 
 
 @given(data=st.data())
-def test_stack_layers_match_their_meaning_and_reference(sut, reference, data):
+def test_stack_layers_match_their_meaning_and_reference(sut, reference, vocabulary, data):
     kinds = supported_layers(sut)
-    plain = any(not layers.LAYERS[k].derivative for k in kinds)
-    stack = data.draw(layers.stack_cases(stack_programs, kinds=kinds,
-                                         max_layers=3 if plain else layers.MAX_DERIVATIVES),
+    plain = any(not stacks.LAYERS[k].derivative for k in kinds)
+    stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary), kinds=kinds,
+                                         max_layers=3 if plain else stacks.MAX_DERIVATIVES),
                       label="stack")
     check_stack(sut, reference, stack)

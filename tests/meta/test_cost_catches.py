@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, settings
 import refimpl
 from oracles import cost
 from oracles.sut import ATTRIBUTES, from_module, resolve
+from strategies.vocabulary import vocabulary_for
 from tests import test_cost, test_grad, test_value
 
 PER_ELEMENT = "tests.broken.grad_per_element"
@@ -79,8 +80,9 @@ def test_timed_growth_catches_the_broken_shim(shim, family):
 @pytest.mark.meta
 def test_constant_factor_catches_a_forward_pass_per_element():
     with profile("ci"), pytest.raises(cost.CostTooHigh, match=r"work\(grad loss\) = \d+"):
+        sut = resolve(PER_ELEMENT)
         test_cost.test_grad_and_jvp_work_within_constant_factors_of_f(
-            sut=resolve(PER_ELEMENT), record_works=None)
+            sut=sut, vocabulary=vocabulary_for(sut.unsupported), record_works=None)
 
 
 def _walk(eqn):
@@ -115,7 +117,8 @@ def test_tracing_growth_catches_quadratic_staging():
                          ids=lambda p: p.__name__)
 def test_the_broken_shims_pass_the_value_properties(shim, prop):
     with profile("cost-meta"):
-        prop(sut=resolve(shim), reference=None)
+        sut = resolve(shim)
+        prop(sut=sut, reference=None, vocabulary=vocabulary_for(sut.unsupported))
 
 
 @pytest.mark.meta

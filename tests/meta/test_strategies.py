@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies import inputs, shapes
-from strategies.ir import all_eqns, evaluate
+from strategies.evaluation import evaluate
+from strategies.ir import all_eqns
 from strategies.language import LANGUAGE
-from strategies.program import programs, vocabulary
+from strategies.program import programs
+from strategies.vocabulary import supported_names, vocabulary_for
 
 # One xdist group: `test_every_operation_appeared` reads what the generator
 # property saw, so both must run in one worker (tox runs `--dist loadgroup`).
@@ -72,10 +74,24 @@ def test_bad_arguments_raise_invalid_argument(strategy, kwargs, match):
 
 
 def test_vocabulary_leaves_out_unsupported_operations():
-    assert "concatenate" not in vocabulary({"concatenate"})
-    assert "where" not in vocabulary({"greater"})
-    assert "while_loop" not in vocabulary({"while_loop"})
-    assert vocabulary() == tuple(LANGUAGE)
+    assert "concatenate" not in supported_names({"concatenate"})
+    assert "where" not in supported_names({"greater"})
+    assert "while_loop" not in supported_names({"while_loop"})
+    assert supported_names() == tuple(LANGUAGE)
+
+
+def test_reverse_vocabulary_leaves_out_what_reverse_mode_cannot_pass():
+    vocabulary = vocabulary_for({"while_loop_reverse"})
+    assert "while_loop" in vocabulary.ops
+    assert "while_loop" not in vocabulary.reverse_ops
+    assert vocabulary_for().reverse_ops == tuple(LANGUAGE)
+
+
+def test_operations_and_elementwise_leave_out_constructs_and_reshaping():
+    vocabulary = vocabulary_for({"sin"})
+    assert "cond" in vocabulary.ops and "cond" not in vocabulary.operations
+    assert "sin" not in vocabulary.operations
+    assert "add" in vocabulary.elementwise and "reshape" not in vocabulary.elementwise
 
 
 SEEN: set[str] = set()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from oracles.sut import SutError, resolve
-from strategies.program import vocabulary
+from strategies.vocabulary import supported_names as vocabulary
 
 pytestmark = pytest.mark.meta
 ROOT = Path(__file__).resolve().parents[2]

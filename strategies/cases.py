@@ -1,10 +1,10 @@
-"""The drawn examples the properties share: programs plus what each transformation needs.
+"""The drawn examples the transformation properties share: a program plus what each
+transformation needs (tangents, argnums and weights, cotangents, batch axes).
 
-Programs come from `strategies.program.programs` over `VOCABULARY`, the
-operations and constructs the SUT supports, or `REVERSE_VOCABULARY`, those
-it can also differentiate in reverse mode (conftest sets both from
-`__sut_unsupported__` before any test runs; `st.deferred` reads them when
-drawing).
+Every strategy takes the SUT's `Vocabulary` (`strategies/vocabulary.py`)
+first: programs use `vocabulary.ops`, or `vocabulary.reverse_ops` where the
+property differentiates in reverse mode.  Properties draw them in their body
+(`data.draw(jvp_cases(vocabulary))`) from conftest.py's `vocabulary` fixture.
 """
 
 from __future__ import annotations
@@ -15,33 +15,18 @@ import numpy as np
 from hypothesis import strategies as st
 
 from strategies.inputs import directions
-from strategies.language import LANGUAGE, REVERSE_FEATURES
 from strategies.operands import choose, index
-from strategies.program import ProgramCase, programs, vocabulary
-from strategies.stacks import named
-
-VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)
-REVERSE_VOCABULARY: tuple[str, ...] = tuple(LANGUAGE)
-
-
-def set_vocabularies(unsupported) -> None:
-    """What to generate for an SUT that declares `unsupported` features."""
-    global VOCABULARY, REVERSE_VOCABULARY
-    VOCABULARY = vocabulary(unsupported)
-    REVERSE_VOCABULARY = tuple(name for name in VOCABULARY
-                               if not REVERSE_FEATURES.get(name, frozenset()) & set(unsupported))
-
-# Operations that act elementwise (with broadcasting) and so accept inputs of
-# any shape: a program over these can be called again on bigger inputs.
-ELEMENTWISE = ("add", "subtract", "multiply", "divide", "negative", "sin", "cos", "tanh",
-               "exp", "log", "sqrt", "integer_pow", "where", "maximum")
+from strategies.program import ProgramCase, programs
+from strategies.shapes import batch_axes
+from strategies.vocabulary import Vocabulary
+from strategies.wrappers import argnums_tuple, named
 
 
-def program_cases(*, reverse=False, **options) -> st.SearchStrategy[ProgramCase]:
-    """`programs(**options)` over the SUT's vocabulary (`reverse`: one it can also
+def program_cases(vocabulary: Vocabulary, *, reverse=False,
+                  **options) -> st.SearchStrategy[ProgramCase]:
+    """`programs(**options)` over the SUT's vocabulary (`reverse`: the part it can also
     differentiate in reverse mode)."""
-    return st.deferred(lambda: programs(ops=REVERSE_VOCABULARY if reverse else VOCABULARY,
-                                        **options))
+    return programs(ops=vocabulary.reverse_ops if reverse else vocabulary.ops, **options)
 
 
 def inputs_of(case: ProgramCase, **more) -> dict:
@@ -50,6 +35,14 @@ def inputs_of(case: ProgramCase, **more) -> dict:
     for prefix, arrays in more.items():
         inputs |= named(prefix, arrays)
     return inputs
+
+
+def full_direction(args, argnums, along) -> list[np.ndarray]:
+    """A direction over all inputs: `along` on the differentiated ones, zero elsewhere."""
+    full = [np.zeros_like(x) for x in args]
+    for position, v in zip(argnums_tuple(argnums), along):
+        full[position] = v
+    return full
 
 
 def input_shapes_of(case: ProgramCase):
@@ -66,8 +59,8 @@ class JvpCase(NamedTuple):
 
 
 @st.composite
-def jvp_cases(draw, **options) -> JvpCase:
-    case = draw(program_cases(**options))
+def jvp_cases(draw, vocabulary: Vocabulary, **options) -> JvpCase:
+    case = draw(program_cases(vocabulary, **options))
     return JvpCase(case, draw(directions(input_shapes_of(case)), label="tangents"))
 
 
@@ -78,6 +71,9 @@ class GradCase(NamedTuple):
     directions: tuple[np.ndarray, ...]
 
 
+# `stacks._draw_argnums` draws the same choices inline, under labels naming
+# its layer; it stays separate because merging the two changes what
+# Hypothesis generates (see its docstring).
 @st.composite
 def argnums(draw, count: int):
     """An int, or a sorted tuple of distinct argument positions; shrinks towards 0.
@@ -91,12 +87,12 @@ def argnums(draw, count: int):
 
 
 @st.composite
-def grad_cases(draw, *, reverse=True, **options) -> GradCase:
-    case = draw(program_cases(reverse=reverse, **options))
+def grad_cases(draw, vocabulary: Vocabulary, *, reverse=True, **options) -> GradCase:
+    case = draw(program_cases(vocabulary, reverse=reverse, **options))
     nums = draw(argnums(len(case.args)), label="argnums")
-    chosen = nums if isinstance(nums, tuple) else (nums,)
     weights = draw(directions(output_shapes_of(case)), label="loss weights")
-    along = draw(directions([case.args[i].shape for i in chosen]), label="directions")
+    along = draw(directions([case.args[i].shape for i in argnums_tuple(nums)]),
+                 label="directions")
     return GradCase(case, nums, weights, along)
 
 
@@ -107,8 +103,8 @@ class VjpCase(NamedTuple):
 
 
 @st.composite
-def vjp_cases(draw) -> VjpCase:
-    case = draw(program_cases(reverse=True))
+def vjp_cases(draw, vocabulary: Vocabulary) -> VjpCase:
+    case = draw(program_cases(vocabulary, reverse=True))
     cotangents = draw(directions(output_shapes_of(case)), label="cotangents")
     return VjpCase(case, cotangents, draw(directions(input_shapes_of(case)), label="directions"))
 
@@ -120,15 +116,10 @@ class VmapCase(NamedTuple):
     batched: tuple[np.ndarray | None, ...]
 
 
-def valid_axes(rank: int) -> list[int]:
-    """Batch-axis positions for an array of `rank` (before batching), simplest first."""
-    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
-
-
 def draw_batch(draw, case) -> tuple[tuple, tuple]:
     """Per input of `case` (drawn with one variant per batch element): its batch
     axis, None for an input every element shares, and the input batched along it."""
-    axes = tuple(None if shared else choose(draw, valid_axes(x.ndim), label=f"axis x{i}")
+    axes = tuple(None if shared else choose(draw, batch_axes(x.ndim), label=f"axis x{i}")
                  for i, (x, shared) in enumerate(zip(case.args, case.shared)))
     batched = tuple(
         x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
@@ -139,14 +130,14 @@ def draw_batch(draw, case) -> tuple[tuple, tuple]:
 
 def draw_out_axes(draw, case) -> int:
     """One out_axes valid for every output of `case`."""
-    return choose(draw, valid_axes(min(len(v.shape) for v in case.program.outputs)),
+    return choose(draw, batch_axes(min(len(v.shape) for v in case.program.outputs)),
                   label="out_axes")
 
 
 @st.composite
-def vmap_cases(draw) -> VmapCase:
+def vmap_cases(draw, vocabulary: Vocabulary) -> VmapCase:
     size = draw(st.integers(2, 3), label="batch size")
-    case = draw(program_cases(variants=size))
+    case = draw(program_cases(vocabulary, variants=size))
     axes, batched = draw_batch(draw, case)
     uniform = len(set(axes)) == 1 and draw(st.booleans(), label="in_axes as one int")
     return VmapCase(case, axes[0] if uniform else axes, draw_out_axes(draw, case), batched)
@@ -158,7 +149,7 @@ class TwoShapeCase(NamedTuple):
 
 
 @st.composite
-def two_shape_cases(draw) -> TwoShapeCase:
+def two_shape_cases(draw, vocabulary: Vocabulary) -> TwoShapeCase:
     """An elementwise program on inputs of one shape, and the same values in a bigger shape.
 
     The bigger inputs stack each input with its own flip: the same values, so
@@ -166,6 +157,5 @@ def two_shape_cases(draw) -> TwoShapeCase:
     """
     shape = draw(st.lists(st.integers(1, 4), max_size=2).map(tuple), label="shape")
     count = draw(st.integers(1, 3), label="inputs")
-    ops = tuple(op for op in ELEMENTWISE if op in VOCABULARY)
-    case = draw(programs(ops=ops, input_shapes=st.just((shape,) * count)))
+    case = draw(programs(ops=vocabulary.elementwise, input_shapes=st.just((shape,) * count)))
     return TwoShapeCase(case, tuple(np.stack([x, np.flip(x)]) for x in case.args))

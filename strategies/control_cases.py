@@ -1,0 +1,61 @@
+"""The drawn examples of `tests/test_python_control_flow.py`: a program with a Python
+`if` and `for` (`python_control.control_programs`) and what each transformation needs.
+
+The straight-line parts use the SUT's operations, no constructs: the control
+flow under test is Python's own.  Each strategy takes the SUT's `Vocabulary` first.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from strategies.cases import argnums, draw_batch, draw_out_axes, full_direction
+from strategies.inputs import directions
+from strategies.python_control import control_programs
+from strategies.vocabulary import Vocabulary
+from strategies.wrappers import argnums_tuple
+
+
+def control_cases(vocabulary: Vocabulary, **options):
+    """`control_programs(**options)` over the SUT's operations."""
+    return control_programs(ops=vocabulary.operations, **options)
+
+
+def _shapes(arrays):
+    return [a.shape for a in arrays]
+
+
+@st.composite
+def jvp_control_cases(draw, vocabulary: Vocabulary):
+    """(case, tangents)."""
+    case = draw(control_cases(vocabulary), label="control program")
+    return case, draw(directions(_shapes(case.args)), label="tangents")
+
+
+@st.composite
+def grad_control_cases(draw, vocabulary: Vocabulary):
+    """(case, argnums, loss weights, directions on the differentiated inputs, the same
+    directions over all inputs, zero elsewhere)."""
+    case = draw(control_cases(vocabulary), label="control program")
+    nums = draw(argnums(len(case.args)), label="argnums")
+    chosen = argnums_tuple(nums)
+    weights = draw(directions(_shapes(case.program.outputs)), label="loss weights")
+    along = draw(directions([case.args[i].shape for i in chosen]), label="directions")
+    return case, nums, weights, along, full_direction(case.args, nums, along)
+
+
+@st.composite
+def vjp_control_cases(draw, vocabulary: Vocabulary):
+    """(case, cotangents, directions)."""
+    case = draw(control_cases(vocabulary), label="control program")
+    cotangents = draw(directions(_shapes(case.program.outputs)), label="cotangents")
+    return case, cotangents, draw(directions(_shapes(case.args)), label="directions")
+
+
+@st.composite
+def vmap_control_cases(draw, vocabulary: Vocabulary):
+    """A control program whose predicate reads only unbatched inputs (in_axes None)."""
+    size = draw(st.integers(2, 3), label="batch size")
+    case = draw(control_cases(vocabulary, variants=size), label="control program")
+    axes, batched = draw_batch(draw, case)
+    return case, axes, draw_out_axes(draw, case), batched

@@ -1,0 +1,121 @@
+"""The drawn examples of `tests/test_errors.py`: programs with an error a correct SUT
+must refuse (shapes that do not broadcast, grad of a non-scalar, a leaked tracer).
+
+Programs here use operations only, no constructs: the error under test is in
+plain code.  Each strategy takes the SUT's `Vocabulary` first.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from hypothesis import strategies as st
+
+from strategies import inputs, shapes
+from strategies.cases import argnums
+from strategies.domains import MAX_RANK
+from strategies.ir import Eqn, Var
+from strategies.opspec import OPS
+from strategies.program import Program, programs
+from strategies.python_control import defined, needed
+from strategies.vocabulary import Vocabulary
+
+# Ways to use a leaked value, and the operation each needs (None: an operator).
+USES = ((None, "{} * 2.0"), ("sum", "jnp.sum({})"), ("sin", "jnp.sin({})"))
+
+
+def straight_line_cases(vocabulary: Vocabulary, **options):
+    """Programs over the SUT's operations, without constructs."""
+    return programs(ops=vocabulary.operations, **options)
+
+
+def supported(sut, transforms):
+    """One of `transforms` the SUT supports ("eager" always is), simplest first."""
+    return st.sampled_from([t for t in transforms if t == "eager" or sut.supports(t)])
+
+
+def _first_input_with_a_long_axis(draw):
+    """Input shapes whose first has rank >= 1 and every dimension >= 2."""
+    first = draw(shapes.array_shapes(min_rank=1, min_dim=2, max_dim=4), label="shape x0")
+    rest = draw(st.lists(shapes.array_shapes(max_dim=4), max_size=2), label="other shapes")
+    return (first, *rest)
+
+
+def live(program: Program, var: Var) -> tuple:
+    """The equations of `program` that `var` depends on, in order."""
+    return tuple(program.eqns[i] for i in sorted(needed(program.eqns, [var])))
+
+
+@st.composite
+def incompatible_shapes(draw, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """A shape that does not broadcast with `shape` (which has a dimension >= 2).
+
+    Aligned from the right, position -k holds `shape[-k] >= 2` and a
+    different size >= 2; the other dimensions are free.  Examples shrink
+    towards the last axis, rank k, and ones elsewhere.
+    """
+    positions = [k for k in range(1, len(shape) + 1) if shape[-k] >= 2]
+    k = draw(st.sampled_from(positions), label="clashing axis from the right")
+    size = draw(st.sampled_from([n for n in range(2, 6) if n != shape[-k]]), label="clash")
+    rank = draw(st.integers(k, max(k, MAX_RANK)), label="rank")
+    dims = [draw(st.integers(1, 4), label=f"dim {i}") for i in range(rank)]
+    dims[-k] = size
+    return tuple(dims)
+
+
+class MismatchCase(NamedTuple):
+    program: Program  # f(x.., z): the drawn program, then one operation of `target` and z
+    args: tuple[np.ndarray, ...]
+    good: np.ndarray  # z of a shape that broadcasts with target's
+    bad: np.ndarray  # z of a shape that does not
+
+
+@st.composite
+def mismatch_cases(draw, vocabulary: Vocabulary) -> MismatchCase:
+    """A program ending in `add`/`multiply`/`subtract` of one of its variables and a new
+    input z, with a z that broadcasts and one that does not."""
+    arg_shapes = _first_input_with_a_long_axis(draw)
+    case = draw(straight_line_cases(vocabulary, input_shapes=st.just(arg_shapes)),
+                label="program")
+    long = [v for v in defined(case.program) if max(v.shape, default=0) >= 2]
+    target = draw(st.sampled_from(long), label="operand")
+    bad_shape = draw(incompatible_shapes(target.shape), label="z shape")
+    op = draw(st.sampled_from(("add", "multiply", "subtract")), label="operation")
+    syntax = draw(st.sampled_from(OPS[op].syntaxes), label="syntax")
+    z = Var("z", target.shape)
+    operands = (z, target) if draw(st.booleans(), label="z first") else (target, z)
+    out = Var(f"v{len(defined(case.program)) - len(case.args)}", target.shape)
+    clash = Eqn(op, operands, (), out, syntax)
+    program = Program((*case.program.inputs, z), (*live(case.program, target), clash), (out,))
+    good = draw(inputs.arrays(target.shape), label="z (broadcasts)")
+    bad = draw(inputs.arrays(bad_shape), label="z (does not broadcast)")
+    return MismatchCase(program, case.args, good, bad)
+
+
+@st.composite
+def non_scalar_cases(draw, vocabulary: Vocabulary):
+    """A program returning one of its variables of rank >= 1, and grad's argnums."""
+    arg_shapes = _first_input_with_a_long_axis(draw)
+    case = draw(straight_line_cases(vocabulary, input_shapes=st.just(arg_shapes)),
+                label="program")
+    target = draw(st.sampled_from([v for v in defined(case.program) if v.shape]),
+                  label="output")
+    program = Program(case.program.inputs, live(case.program, target), (target,))
+    nums = draw(argnums(len(case.args)), label="argnums")
+    return case._replace(program=program), nums
+
+
+@st.composite
+def leak_cases(draw, vocabulary: Vocabulary):
+    """A program with one output, and a use of the value it will leak.
+
+    No zero-size inputs: an empty value holds no data, and JAX may hand it
+    back as a plain array rather than a tracer (`jnp.where` does), so there
+    would be nothing to leak.
+    """
+    case = draw(straight_line_cases(vocabulary, max_outputs=1, allow_empty=False),
+                label="program")
+    use = draw(st.sampled_from([use for op, use in USES if op in (None, *vocabulary.ops)]),
+               label="use")
+    return case, use

@@ -1,0 +1,49 @@
+"""The drawn examples of `tests/test_pytrees.py`: a program whose inputs are packed into
+drawn trees (`pytrees.argument_trees`) and whose outputs into another.
+
+Programs use the SUT's operations, no constructs.  Each strategy takes the
+SUT's `Vocabulary` first.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from hypothesis import strategies as st
+
+from strategies.cases import draw_batch, draw_out_axes
+from strategies.program import ProgramCase, programs
+from strategies.pytrees import argument_trees, build, order, relabel, trees
+from strategies.vocabulary import Vocabulary
+
+
+class PackedCase(NamedTuple):
+    case: ProgramCase
+    arguments: tuple  # one tree of input labels per positional argument of g
+    output: object  # the tree of output labels g returns
+
+
+@st.composite
+def packed_cases(draw, vocabulary: Vocabulary, **options) -> PackedCase:
+    case = draw(programs(ops=vocabulary.operations, **options), label="program")
+    arguments = draw(argument_trees(len(case.args)), label="argument trees")
+    output = draw(trees(range(len(case.program.outputs))), label="output tree")
+    return PackedCase(case, arguments, output)
+
+
+@st.composite
+def vmap_packed_cases(draw, vocabulary: Vocabulary):
+    """A packed case valid at every batch element, per-leaf axes, in_axes as prefix trees:
+    (packed, per-input axes, in_axes source, out_axes, batched inputs)."""
+    size = draw(st.integers(2, 3), label="batch size")
+    packed = draw(packed_cases(vocabulary, variants=size), label="packed program")
+    case = packed.case
+    axes, batched = draw_batch(draw, case)
+    entries = []
+    for k, tree in enumerate(packed.arguments):
+        leaf_axes = {axes[i] for i in order(tree)}
+        whole = len(leaf_axes) == 1 and draw(st.booleans(), label=f"one axis for a{k}")
+        entries.append(repr(leaf_axes.pop()) if whole
+                       else build(relabel(tree, lambda i: axes[i]), repr))
+    in_axes = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
+    return packed, axes, in_axes, draw_out_axes(draw, case), batched
