@@ -13,7 +13,7 @@ from strategies.cases import argnums, draw_batch, draw_out_axes, full_direction
 from strategies.inputs import directions
 from strategies.python_control import control_programs
 from strategies.vocabulary import Vocabulary
-from strategies.wrappers import argnums_tuple
+from strategies.wrappers import Wrapper, argnums_tuple, names
 
 
 def control_cases(vocabulary: Vocabulary, **options):
@@ -59,3 +59,12 @@ def vmap_control_cases(draw, vocabulary: Vocabulary):
     case = draw(control_cases(vocabulary, variants=size), label="control program")
     axes, batched = draw_batch(draw, case)
     return case, axes, draw_out_axes(draw, case), batched
+
+
+def at_both_thresholds(control, name: str, fun: str) -> Wrapper:
+    """`name(x.., c0, c1)`: `g = fun`, then g at c0 (then branch) and at c1 (else branch)."""
+    xs = names("x", len(control.inputs))
+    params = ", ".join([*xs, "c0", "c1"])
+    calls = [f"g({', '.join([*xs, c])})" for c in ("c0", "c1")]
+    source = f"def {name}({params}):\n    g = {fun}\n    return {', '.join(calls)}\n"
+    return Wrapper(source, f"{name}({params})")

@@ -19,7 +19,9 @@ from strategies.ir import Eqn, Var
 from strategies.opspec import OPS
 from strategies.program import Program, programs
 from strategies.python_control import defined, needed
+from strategies.render import render_function
 from strategies.vocabulary import Vocabulary
+from strategies.wrappers import Wrapper
 
 # Ways to use a leaked value, and the operation each needs (None: an operator).
 USES = ((None, "{} * 2.0"), ("sum", "jnp.sum({})"), ("sin", "jnp.sin({})"))
@@ -119,3 +121,54 @@ def leak_cases(draw, vocabulary: Vocabulary):
     use = draw(st.sampled_from([use for op, use in USES if op in (None, *vocabulary.ops)]),
                label="use")
     return case, use
+
+
+# ----------------------------------------------------------------------------- wrappers
+
+def applied(transform: str, params: list[str]) -> str:
+    """An expression applying `transform` to `f` at `params` (grad: to `total`, all args)."""
+    args = ", ".join(params)
+    batched = ", ".join(f"np.stack([{p}, {p}])" for p in params)
+    return {
+        "eager": f"f({args})",
+        "jit": f"sut.jit(f)({args})",
+        "grad": f"sut.grad(total, argnums={tuple(range(len(params)))!r})({args})",
+        "vmap": f"sut.vmap(f)({batched})",
+        "jvp": f"sut.jvp(f, ({args},), ({args},))",
+        "vjp": f"sut.vjp(f, {args})[0]",
+    }[transform]
+
+
+def refusal_wrapper(transform: str, params: list[str], after: str | None = None) -> Wrapper:
+    """`transformed(..)` applies `transform` to f; `check(..)` then evaluates `after`."""
+    args = ", ".join(params)
+    source = f"def transformed({args}):\n    return {applied(transform, params)}\n"
+    if transform == "grad":
+        source = f"def total({args}):\n    return jnp.sum(f({args}))\n\n\n" + source
+    if after is None:
+        return Wrapper(source, f"transformed({args})")
+    source += f"\n\ndef check({args}):\n    transformed({args})\n    return {after}\n"
+    return Wrapper(source, f"check({args})")
+
+
+def traced(program: Program, *, derivative: bool) -> list[Var]:
+    """The variables a transformation must trace.
+
+    jit and vmap trace everything computed from an input.  Under jvp, grad
+    and vjp only what a derivative flows through is sure to be traced: JAX,
+    too, returns a value whose tangent is a symbolic zero (`x ** 0`, `where`
+    with constant branches) as a plain array.
+    """
+    varies = {v.name for v in program.inputs}
+    for eqn in program.eqns:
+        operands = OPS[eqn.op].carries_derivative(eqn.args, eqn.kwargs) if derivative else eqn.args
+        if any(isinstance(a, Var) and a.name in varies for a in operands):
+            varies |= {v.name for v in getattr(eqn, "outs", (eqn.out,))}
+    return [v for v in defined(program) if v.name in varies]
+
+
+def leaking_function(program: Program, leaked: Var) -> str:
+    """`f` rendered to append `leaked` to the module-level list `leaked` before returning."""
+    lines = render_function(program).splitlines()
+    lines.insert(-1, f"    leaked.append({leaked.name})")
+    return "leaked = []\n\n\n" + "\n".join(lines) + "\n"

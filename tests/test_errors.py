@@ -22,42 +22,20 @@ from hypothesis import strategies as st
 
 from oracles.experiment import case_experiment
 from oracles.verify import verify_raises, verify_returns
-from strategies.error_cases import leak_cases, mismatch_cases, non_scalar_cases, supported
-from strategies.ir import Var
-from strategies.opspec import OPS
-from strategies.program import Program, ProgramCase
-from strategies.python_control import defined
-from strategies.render import render_function
+from strategies.error_cases import (
+    leak_cases,
+    leaking_function,
+    mismatch_cases,
+    non_scalar_cases,
+    refusal_wrapper,
+    supported,
+    traced,
+)
+from strategies.program import ProgramCase
 from strategies.wrappers import Wrapper
 
 # Transformations a refusal is checked under, simplest first (shrinking goes there).
 TRANSFORMS = ("eager", "jit", "grad", "vmap", "jvp", "vjp")
-
-
-def apply(transform: str, params: list[str]) -> str:
-    """An expression applying `transform` to `f` at `params` (grad: to `total`, all args)."""
-    args = ", ".join(params)
-    batched = ", ".join(f"np.stack([{p}, {p}])" for p in params)
-    return {
-        "eager": f"f({args})",
-        "jit": f"sut.jit(f)({args})",
-        "grad": f"sut.grad(total, argnums={tuple(range(len(params)))!r})({args})",
-        "vmap": f"sut.vmap(f)({batched})",
-        "jvp": f"sut.jvp(f, ({args},), ({args},))",
-        "vjp": f"sut.vjp(f, {args})[0]",
-    }[transform]
-
-
-def wrapper(transform: str, params: list[str], after: str | None = None) -> Wrapper:
-    """`transformed(..)` applies `transform` to f; `check(..)` then evaluates `after`."""
-    args = ", ".join(params)
-    source = f"def transformed({args}):\n    return {apply(transform, params)}\n"
-    if transform == "grad":
-        source = f"def total({args}):\n    return jnp.sum(f({args}))\n\n\n" + source
-    if after is None:
-        return Wrapper(source, f"transformed({args})")
-    source += f"\n\ndef check({args}):\n    transformed({args})\n    return {after}\n"
-    return Wrapper(source, f"check({args})")
 
 
 # ----------------------------------------------------------------------------- shapes
@@ -71,12 +49,13 @@ def test_shape_mismatch_raises(sut, vocabulary, data):
     case = ProgramCase(program, args, (args,), (False,) * len(args))
     step = program.eqns[-1]
     clash = f"{step.op} of shapes {good.shape} and {bad.shape}"
-    control = case_experiment(case, wrapper(transform, params),
+    control = case_experiment(case, refusal_wrapper(transform, params),
                               f"{transform} of f, z {good.shape}",
                               inputs=dict(zip(params, (*args, good))))
     verify_returns(sut, control,
                    f"z of shape {good.shape} broadcasts with {step.op}'s other operand")
-    refused = case_experiment(case, wrapper(transform, params), f"{transform} of f, z {bad.shape}",
+    refused = case_experiment(case, refusal_wrapper(transform, params),
+                              f"{transform} of f, z {bad.shape}",
                               inputs=dict(zip(params, (*args, bad))))
     verify_raises(sut, refused, f"f applies {clash}, which do not broadcast")
 
@@ -110,22 +89,6 @@ def test_grad_of_a_non_scalar_output_raises(sut, vocabulary, data):
 
 # ----------------------------------------------------------------------------- leaks
 
-def traced(program: Program, *, derivative: bool) -> list[Var]:
-    """The variables a transformation must trace.
-
-    jit and vmap trace everything computed from an input.  Under jvp, grad
-    and vjp only what a derivative flows through is sure to be traced: JAX,
-    too, returns a value whose tangent is a symbolic zero (`x ** 0`, `where`
-    with constant branches) as a plain array.
-    """
-    varies = {v.name for v in program.inputs}
-    for eqn in program.eqns:
-        operands = OPS[eqn.op].carries_derivative(eqn.args, eqn.kwargs) if derivative else eqn.args
-        if any(isinstance(a, Var) and a.name in varies for a in operands):
-            varies |= {v.name for v in getattr(eqn, "outs", (eqn.out,))}
-    return [v for v in defined(program) if v.name in varies]
-
-
 @given(data=st.data())
 def test_a_leaked_tracer_raises_when_used(sut, vocabulary, data):
     drawn = data.draw(leak_cases(vocabulary), label="drawn")
@@ -134,11 +97,9 @@ def test_a_leaked_tracer_raises_when_used(sut, vocabulary, data):
     candidates = traced(case.program, derivative=transform in ("jvp", "grad", "vjp"))
     leaked = data.draw(st.sampled_from(candidates), label="leaked variable")
     params = [v.name for v in case.program.inputs]
-    lines = render_function(case.program).splitlines()
-    lines.insert(-1, f"    leaked.append({leaked.name})")
-    function = "leaked = []\n\n\n" + "\n".join(lines) + "\n"
+    function = leaking_function(case.program, leaked)
     after = use.format("leaked[0]")
-    both = wrapper(transform, params, after)  # check(..) calls transformed(..), the control
+    both = refusal_wrapper(transform, params, after)  # check(..) calls transformed(..), the control
     control = case_experiment(case, both._replace(call=f"transformed({', '.join(params)})"),
                               f"{transform} of f (leaks)", function=function)
     verify_returns(sut, control, f"f stores {leaked.name} in a list; nothing uses it yet")

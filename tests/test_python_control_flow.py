@@ -24,6 +24,7 @@ from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_raises
 from strategies import cases, wrappers
 from strategies.control_cases import (
+    at_both_thresholds,
     control_cases,
     grad_control_cases,
     jvp_control_cases,
@@ -93,15 +94,6 @@ def test_vmap_branches_on_an_unbatched_value(sut, reference, vocabulary, data):
                           f"NumPy float64 on each of {len(case.variants)} batch elements, "
                           f"stacked on axis {out_axes}", EXACT)
     verify(sut, exp, by_loop, *from_reference(reference, exp))
-
-
-def at_both_thresholds(control, name: str, fun: str) -> wrappers.Wrapper:
-    """`name(x.., c0, c1)`: `g = fun`, then g at c0 (then branch) and at c1 (else branch)."""
-    xs = wrappers.names("x", len(control.inputs))
-    params = ", ".join([*xs, "c0", "c1"])
-    calls = [f"g({', '.join([*xs, c])})" for c in ("c0", "c1")]
-    source = f"def {name}({params}):\n    g = {fun}\n    return {', '.join(calls)}\n"
-    return wrappers.Wrapper(source, f"{name}({params})")
 
 
 BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced arguments; "
