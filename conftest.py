@@ -55,7 +55,7 @@ settings.load_profile("dev")
 
 MARKERS = {
     "needs(*features)": "skip unless the SUT supports every named feature "
-                        "(see __sut_unsupported__ in SUT_API.md)",
+                        "(see __sut_unsupported__ in docs/sut-api.md)",
     "meta": "tests of jaxcheck itself: strategies, oracles, broken SUTs it must catch",
     "slow": "long programs; run only with --hypothesis-profile=slow",
 }

@@ -17,7 +17,7 @@ source once, loads it for refimpl, for JAX (float64, CPU) and for plain NumPy
 Every timing is the median over `--repeat` runs of the per-call time of a
 loop sized to take at least `--min-time` seconds; JAX results are blocked on
 (`jax.block_until_ready`).  Inputs are NumPy float64 arrays for both systems,
-as the SUT contract (shared/design/SUT_API.md) hands them.  Per size, the
+as the SUT contract (docs/sut-api.md) hands them.  Per size, the
 table reports the median and quartiles over programs of the per-call times
 and of the per-program ratio refimpl/JAX, and writes its section of
 docs/benchmarks.md.  Run from the repository root:

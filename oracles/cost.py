@@ -67,7 +67,7 @@ def equations(ir) -> list:
         eqns = getattr(getattr(ir, "jaxpr", None), "eqns", None)
     if eqns is None:
         raise SutFailure(f"make_jaxpr returned {type(ir).__name__}, which has no .eqns "
-                         "(nor .jaxpr.eqns); see SUT_API.md")
+                         "(nor .jaxpr.eqns); see docs/sut-api.md")
     return list(eqns)
 
 

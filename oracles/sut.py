@@ -1,6 +1,6 @@
 """Resolve a system under test (SUT) by name and check it against the contract.
 
-The contract is `shared/design/SUT_API.md`: top-level transformations, a
+The contract is `docs/sut-api.md`: top-level transformations, a
 `numpy` namespace and a `lax` namespace.  Names are module paths (resolved
 with `importlib.import_module`, never `exec`), optionally `module:attribute`,
 plus two aliases.  Every problem is reported as one `SutError` whose message
@@ -139,7 +139,7 @@ def resolve(name: str, timeout: float = DEFAULT_TIMEOUT) -> Sut:
     if missing:
         raise SutError(
             f"--sut {name}: the SUT lacks {', '.join(missing)}. Provide them (see "
-            "shared/design/SUT_API.md) or list them in __sut_unsupported__ to skip what needs them."
+            "docs/sut-api.md) or list them in __sut_unsupported__ to skip what needs them."
         )
     version = str(getattr(api, "__version__", None) or "(no __version__)")
     if not callable(getattr(api, "make_jaxpr", None)):

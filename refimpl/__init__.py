@@ -1,6 +1,6 @@
 """refimpl: the reference implementation of jaxcheck, a compact mini-JAX.
 
-The SUT surface (see SUT_API.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
+The SUT surface (see docs/sut-api.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
 `make_jaxpr`, and the `numpy` and `lax` namespaces.  Each module imports only
 the ones above it in this list, which is also the order to read them in:
 

@@ -1,6 +1,6 @@
 """What to generate for one SUT: the operations and constructs it supports.
 
-An SUT declares what it lacks in `__sut_unsupported__` (SUT_API.md);
+An SUT declares what it lacks in `__sut_unsupported__` (docs/sut-api.md);
 `vocabulary_for` turns that into a `Vocabulary`, which every case strategy
 takes as its first argument (conftest.py's `vocabulary` fixture builds one
 from the resolved SUT; bench scripts build refimpl's).  Passing it, rather

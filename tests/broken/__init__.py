@@ -1,6 +1,6 @@
 """Deliberately broken SUTs: JAX or refimpl with one bug each, for meta-tests.
 
-Each module here meets SUT_API.md by re-exporting an SUT with exactly one
+Each module here meets the contract (docs/sut-api.md) by re-exporting an SUT with exactly one
 piece replaced by a plausible bug: JAX through this package (`from
 tests.broken import *`, and `numpy_with` for the numpy namespace), or
 refimpl, imported directly, where refimpl's speed makes shrinking fast.

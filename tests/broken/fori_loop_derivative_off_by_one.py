@@ -32,6 +32,6 @@ def fori_loop(lower, upper, body_fun, init_val):
     return numpy.add(most, bind(stop_gradient_p, numpy.subtract(last, most)))
 
 
-class lax:  # noqa: N801  (a namespace, as SUT_API.md asks)
+class lax:  # noqa: N801  (a namespace, as docs/sut-api.md asks)
     cond, scan, while_loop = rlax.cond, rlax.scan, rlax.while_loop
     fori_loop = staticmethod(fori_loop)

@@ -1,4 +1,4 @@
-"""The SUT plug-in contract (SUT_API.md): names, contract checks, declared gaps."""
+"""The SUT plug-in contract (docs/sut-api.md): names, contract checks, declared gaps."""
 
 import subprocess
 import sys

@@ -1,0 +1,41 @@
+"""docs/sut-api.md, the public contract, says what oracles/sut.py checks: the same names."""
+
+import pathlib
+import re
+
+import pytest
+
+from oracles.sut import CONTRACT, EXTRA_FEATURES
+
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "sut-api.md"
+
+pytestmark = pytest.mark.meta
+
+
+def table_rows(text: str) -> dict[str, str]:
+    """First cell (backticks removed) -> the rest of the row, for every Markdown table row."""
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) > 1:
+            rows[cells[0].strip("`")] = " | ".join(cells[1:])
+    return rows
+
+
+def test_the_contract_page_lists_exactly_the_checked_names():
+    rows = table_rows(DOC.read_text())
+    documented = {
+        "": [name for name in CONTRACT[""] if name in rows],
+        "numpy": re.search(r"`([a-z_ ]+)`", rows["numpy"]).group(1).split(),
+        "lax": re.findall(r"`(\w+)\(", rows["lax"]),
+    }
+    for namespace, names in CONTRACT.items():
+        assert documented[namespace] == list(names), (
+            f"docs/sut-api.md lists {documented[namespace]} for namespace {namespace!r}; "
+            f"oracles/sut.py checks {list(names)}")
+
+
+def test_every_extra_feature_is_documented():
+    text = DOC.read_text()
+    for feature in EXTRA_FEATURES:
+        assert f"`{feature}`" in text, f"docs/sut-api.md does not explain the feature {feature}"
