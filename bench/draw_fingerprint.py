@@ -7,6 +7,14 @@ database), and the text of every drawn example (NumPy arrays printed in full)
 goes into one SHA-256 per strategy and one over all of them.  Two checkouts
 that print the same digests draw the same examples.
 
+What Hypothesis draws depends on more than the strategies: it also offers,
+now and then, the constants (integers, floats, strings) written in every
+loaded module of this checkout that is not a test file
+(`hypothesis.internal.conjecture.providers._get_local_constants`).  Moving
+`st.integers(0, 999)` from tests/ to strategies/ put 999 in that pool and
+changed every digest.  So a refactor that adds a literal to a library
+module can change the draws; this script is how to see it.
+
     python bench/draw_fingerprint.py --examples 300
 """
 
