@@ -172,3 +172,17 @@ def leaking_function(program: Program, leaked: Var) -> str:
     lines = render_function(program).splitlines()
     lines.insert(-1, f"    leaked.append({leaked.name})")
     return "leaked = []\n\n\n" + "\n".join(lines) + "\n"
+
+
+def grad_of_non_scalar_source(program: Program, argnums, outer: str) -> str:
+    """`control(x..)`: grad of the sum of f's output (a scalar); `check(x..)`: grad of f
+    itself, whose output is not a scalar.  `outer` is "eager" or "jit" (around grad)."""
+    xs = ", ".join(v.name for v in program.inputs)
+
+    def through(fun: str) -> str:
+        grad = f"sut.grad({fun}, argnums={argnums!r})"
+        return f"{grad}({xs})" if outer == "eager" else f"sut.jit({grad})({xs})"
+
+    return (f"def total({xs}):\n    return jnp.sum(f({xs}))\n\n\n"
+            f"def control({xs}):\n    return {through('total')}\n\n\n"
+            f"def check({xs}):\n    return {through('f')}\n")

@@ -11,10 +11,12 @@ from typing import NamedTuple
 
 from hypothesis import strategies as st
 
-from strategies.cases import draw_batch, draw_out_axes
+from strategies.cases import argnums, draw_batch, draw_out_axes
+from strategies.inputs import directions
 from strategies.program import ProgramCase, programs
 from strategies.pytrees import argument_trees, build, order, relabel, trees
 from strategies.vocabulary import Vocabulary
+from strategies.wrappers import argnums_tuple, named
 
 
 class PackedCase(NamedTuple):
@@ -29,6 +31,42 @@ def packed_cases(draw, vocabulary: Vocabulary, **options) -> PackedCase:
     arguments = draw(argument_trees(len(case.args)), label="argument trees")
     output = draw(trees(range(len(case.program.outputs))), label="output tree")
     return PackedCase(case, arguments, output)
+
+
+class TransformedPackedCase(NamedTuple):
+    """A packed case, one transformation of it, and what that transformation takes:
+    the inputs by name (x.., then tangents t.. or cotangents u..), the loss weights
+    w.. (grad), argnums over g's packed arguments, and the same over f's flat inputs."""
+
+    packed: PackedCase
+    transform: str
+    inputs: dict
+    constants: dict | None
+    argnums: int | tuple[int, ...] | None
+    flat_argnums: tuple[int, ...] | None
+
+
+@st.composite
+def transformed_packed_cases(draw, vocabulary: Vocabulary,
+                             transforms: tuple[str, ...]) -> TransformedPackedCase:
+    """A packed case under one of `transforms` (those the SUT supports)."""
+    packed = draw(packed_cases(vocabulary), label="packed")
+    transform = draw(st.sampled_from(transforms), label="transformation")
+    case, program = packed.case, packed.case.program
+    inputs = named("x", case.args)
+    constants, nums, flat_argnums = None, None, None
+    if transform == "jvp":
+        tangents = draw(directions([x.shape for x in case.args]), label="tangents")
+        inputs |= named("t", tangents)
+    if transform == "vjp":
+        cotangents = draw(directions([y.shape for y in program.outputs]), label="cotangents")
+        inputs |= named("u", cotangents)
+    if transform == "grad":
+        weights = draw(directions([y.shape for y in program.outputs]), label="weights")
+        constants = named("w", weights)
+        nums = draw(argnums(len(packed.arguments)), label="argnums over g's args")
+        flat_argnums = tuple(i for k in argnums_tuple(nums) for i in order(packed.arguments[k]))
+    return TransformedPackedCase(packed, transform, inputs, constants, nums, flat_argnums)
 
 
 @st.composite

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from oracles.experiment import case_experiment
 from oracles.verify import verify_raises, verify_returns
 from strategies.error_cases import (
+    grad_of_non_scalar_source,
     leak_cases,
     leaking_function,
     mismatch_cases,
@@ -70,14 +71,7 @@ def test_grad_of_a_non_scalar_output_raises(sut, vocabulary, data):
     outer = data.draw(supported(sut, ("eager", "jit")), label="around grad")
     xs = ", ".join(v.name for v in case.program.inputs)
     shape = case.program.outputs[0].shape
-
-    def through(fun: str) -> str:
-        grad = f"sut.grad({fun}, argnums={argnums!r})"
-        return f"{grad}({xs})" if outer == "eager" else f"sut.jit({grad})({xs})"
-
-    source = (f"def total({xs}):\n    return jnp.sum(f({xs}))\n\n\n"
-              f"def control({xs}):\n    return {through('total')}\n\n\n"
-              f"def check({xs}):\n    return {through('f')}\n")
+    source = grad_of_non_scalar_source(case.program, argnums, outer)
     title = "grad" if outer == "eager" else "jit(grad)"
     verify_returns(sut, case_experiment(case, Wrapper(source, f"control({xs})"),
                                         f"{title}(sum of f)"),

@@ -17,11 +17,9 @@ from hypothesis import strategies as st
 
 from oracles.experiment import case_experiment
 from oracles.pytree_order import verify_matches_unpacked
-from strategies import cases, wrappers
-from strategies.inputs import directions
-from strategies.pytree_cases import packed_cases, vmap_packed_cases
+from strategies import wrappers
+from strategies.pytree_cases import transformed_packed_cases, vmap_packed_cases
 from strategies.pytree_wrappers import packed_wrapper, packing, unpacked_wrapper
-from strategies.pytrees import order
 
 TRANSFORMS = ("value", "jit", "jvp", "vjp", "grad")
 
@@ -29,25 +27,10 @@ TRANSFORMS = ("value", "jit", "jvp", "vjp", "grad")
 @given(data=st.data())
 def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference, vocabulary,
                                                                   data):
-    packed = data.draw(packed_cases(vocabulary), label="packed")
-    transform = data.draw(st.sampled_from([t for t in TRANSFORMS
-                                           if t == "value" or sut.supports(t)]),
-                          label="transformation")
+    supported = tuple(t for t in TRANSFORMS if t == "value" or sut.supports(t))
+    drawn = data.draw(transformed_packed_cases(vocabulary, supported), label="drawn")
+    packed, transform, inputs, constants, argnums, flat_argnums = drawn
     case, program = packed.case, packed.case.program
-    inputs = wrappers.named("x", case.args)
-    constants, argnums, flat_argnums = None, None, None
-    if transform == "jvp":
-        tangents = data.draw(directions([x.shape for x in case.args]), label="tangents")
-        inputs |= wrappers.named("t", tangents)
-    if transform == "vjp":
-        cotangents = data.draw(directions([y.shape for y in program.outputs]), label="cotangents")
-        inputs |= wrappers.named("u", cotangents)
-    if transform == "grad":
-        weights = data.draw(directions([y.shape for y in program.outputs]), label="weights")
-        constants = wrappers.named("w", weights)
-        argnums = data.draw(cases.argnums(len(packed.arguments)), label="argnums over g's args")
-        flat_argnums = tuple(i for k in wrappers.argnums_tuple(argnums)
-                             for i in order(packed.arguments[k]))
     unpacked = case_experiment(case, unpacked_wrapper(program, transform, flat_argnums),
                                f"{transform} of f", inputs=inputs, constants=constants)
     exp = case_experiment(case, packed_wrapper(packed, transform, argnums=argnums),
