@@ -46,7 +46,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from bench.report import machine, publish  # noqa: E402
 from oracles.sut import resolve  # noqa: E402
-from strategies import wrappers as stacks  # noqa: E402
+from strategies import wrappers  # noqa: E402
 from strategies.opspec import OPS  # noqa: E402
 from strategies.program import ProgramCase, programs  # noqa: E402
 from strategies.render import load, render_function, render_module  # noqa: E402
@@ -108,7 +108,7 @@ class Workload(NamedTuple):
 def workload(case: ProgramCase, rng: np.random.Generator) -> Workload:
     program = case.program
     weights = {f"w{k}": rng.standard_normal(out.shape) for k, out in enumerate(program.outputs)}
-    source = render_module(render_function(program), stacks.loss(program), constants=weights)
+    source = render_module(render_function(program), wrappers.loss(program), constants=weights)
     tangents = tuple(rng.standard_normal(x.shape) for x in case.args)
     in_axes = tuple(None if shared else 0 for shared in case.shared)
     batched = tuple(x if shared else np.stack([v[i] for v in case.variants])

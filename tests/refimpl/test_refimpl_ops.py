@@ -3,6 +3,8 @@ import numpy as np
 import pytest
 from helpers_refimpl import check_transforms, rng_args
 
+import refimpl
+
 # name: (program over a namespace `n`, argument shapes, positive inputs?)
 OPS = {
     "add": (lambda n: n.add, [(3,), (3,)], False),
@@ -82,14 +84,12 @@ def test_op_against_jax(name):
 
 
 def test_eager_results_are_numpy():
-    import refimpl
     x = np.ones(3)
     out = refimpl.numpy.sin(x) * 2.0 + refimpl.numpy.sum(x)
     assert type(out) is np.ndarray
 
 
 def test_python_float_inputs():
-    import refimpl
     assert np.isclose(refimpl.grad(lambda x: x * x * 3.0)(2.0), 12.0)
     assert np.isclose(refimpl.jvp(lambda x: refimpl.numpy.sin(x), (1.0,), (1.0,))[1],
                       np.cos(1.0))

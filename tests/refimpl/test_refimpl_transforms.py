@@ -6,6 +6,9 @@ import pytest
 from helpers_refimpl import assert_close
 
 import refimpl as R
+from refimpl.compiler import compiled
+from refimpl.ir import Eqn, Jaxpr, Var, typecheck
+from refimpl.primitives import sin_p
 
 jnp, lax = R.numpy, R.lax
 X = np.array([0.1, 0.5, 0.9])
@@ -149,7 +152,6 @@ def test_jit_is_lazy_and_composes_by_transforming_its_program():
 
 
 def test_jit_compiles_to_numpy_source():
-    from refimpl.compiler import compiled
     jaxpr = R.make_jaxpr(lambda x: jnp.sum(jnp.sin(x) * 2.0))(X)
     source = compiled(jaxpr).source
     assert "np.sin(" in source and "def compiled(" in source
@@ -174,8 +176,6 @@ def test_ir_objects_expose_jax_like_fields():
 
 
 def test_typecheck_rejects_a_bad_program():
-    from refimpl.ir import Eqn, Jaxpr, Var, typecheck
-    from refimpl.primitives import sin_p
     a, b = Var(R.core.ShapedArray((3,), np.float64)), Var(R.core.ShapedArray((4,), np.float64))
     with pytest.raises(R.IRTypeError) as info:
         typecheck(Jaxpr([a], [Eqn(sin_p, [a], [b], {})], [b]))
