@@ -8,10 +8,10 @@ direction v, and held to the same estimate of that scalar.  Where a
 reference SUT is given, the whole transformed result must also equal the
 reference's (`oracles/reference.py`).
 
-`check_jvp` and `check_grad` are the whole oracle for a straight-line
-program (`tests/test_jvp.py`, `tests/test_grad.py`,
-`tests/test_long_programs.py`); `verify_jvp` and `verify_slope` are the
-judging steps alone, for programs whose derivative comes from elsewhere (the
+`check_jvp`, `check_grad` and `check_vjp` are the whole oracle for a
+straight-line program (`tests/test_jvp.py`, `tests/test_grad.py`,
+`tests/test_long_programs.py`); `verify_jvp`, `verify_grad` and `verify_vjp`
+are the judging steps alone, given an estimate of J v from elsewhere (the
 path a Python `if` takes: `tests/test_python_control_flow.py`).
 """
 
@@ -60,28 +60,51 @@ def check_jvp(sut: Sut, reference: Sut | None, case: ProgramCase, tangents) -> N
                "central finite differences (Richardson)")
 
 
+def verify_grad(sut: Sut, reference: Sut | None, case: ProgramCase, argnums, weights, along,
+                estimate: finite_diff.Estimate, origin: str, *,
+                function: str | None = None) -> None:
+    """<grad loss, v> within `estimate` (of J v, v being `along` on the differentiated
+    inputs); all of grad loss against the reference.  `function`: f's source, when it is
+    not the rendered program (see `case_experiment`)."""
+    __tracebackhide__ = True
+    constants = wrappers.named("w", weights)
+    directional = case_experiment(case, wrappers.grad_along(case.program, argnums),
+                                  "<grad loss, v>", inputs=inputs_of(case, v=along),
+                                  constants=constants, function=function)
+    verify_slope(sut, directional, weights, estimate, origin)
+    verify_matches_reference(sut, reference, case_experiment(
+        case, wrappers.grad(case.program, argnums), "grad(loss)", constants=constants,
+        function=function))
+
+
+def verify_vjp(sut: Sut, reference: Sut | None, case: ProgramCase, cotangents, along,
+               estimate: finite_diff.Estimate, origin: str, *,
+               function: str | None = None) -> None:
+    """<vjp(u), v> against <u, J v> within `estimate` (of J v); all of vjp against the
+    reference.  `function` as for `verify_grad`."""
+    __tracebackhide__ = True
+    directional = case_experiment(case, wrappers.vjp_along(case.program), "<vjp(u), v>",
+                                  inputs=inputs_of(case, u=cotangents, v=along),
+                                  function=function)
+    verify_slope(sut, directional, cotangents, estimate, origin)
+    verify_matches_reference(sut, reference, case_experiment(
+        case, wrappers.vjp(case.program), "vjp(f, x)(u)",
+        inputs=inputs_of(case, u=cotangents), function=function))
+
+
 def check_grad(sut: Sut, reference: Sut | None, case: ProgramCase, argnums, weights,
                along) -> None:
     """<grad loss, v> against finite differences; all of grad loss against the reference."""
     __tracebackhide__ = True
-    constants = wrappers.named("w", weights)
     estimate = finite_diff.directional(case.program, case.args,
                                        full_direction(case.args, argnums, along))
-    directional = case_experiment(case, wrappers.grad_along(case.program, argnums),
-                                  "<grad loss, v>", inputs=inputs_of(case, v=along),
-                                  constants=constants)
-    verify_slope(sut, directional, weights, estimate, "central finite differences of loss along v")
-    verify_matches_reference(sut, reference, case_experiment(
-        case, wrappers.grad(case.program, argnums), "grad(loss)", constants=constants))
+    verify_grad(sut, reference, case, argnums, weights, along, estimate,
+                "central finite differences of loss along v")
 
 
 def check_vjp(sut: Sut, reference: Sut | None, case: ProgramCase, cotangents, along) -> None:
     """<vjp(u), v> against <u, J v> by finite differences; all of vjp against the reference."""
     __tracebackhide__ = True
     estimate = finite_diff.directional(case.program, case.args, along)
-    directional = case_experiment(case, wrappers.vjp_along(case.program), "<vjp(u), v>",
-                                  inputs=inputs_of(case, u=cotangents, v=along))
-    verify_slope(sut, directional, cotangents, estimate, "<u, J v> by central finite differences")
-    verify_matches_reference(sut, reference, case_experiment(
-        case, wrappers.vjp(case.program), "vjp(f, x)(u)",
-        inputs=inputs_of(case, u=cotangents)))
+    verify_vjp(sut, reference, case, cotangents, along, estimate,
+               "<u, J v> by central finite differences")

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oracles.batching import stacked
-from oracles.derivatives import verify_jvp, verify_slope
+from oracles.derivatives import verify_grad, verify_jvp, verify_vjp
 from oracles.experiment import case_experiment
 from oracles.path_derivative import path_derivative
-from oracles.reference import from_reference, verify_matches_reference
+from oracles.reference import from_reference
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_raises
@@ -56,14 +56,9 @@ def test_jvp_follows_python_control_flow(sut, reference, vocabulary, data):
 def test_grad_follows_python_control_flow(sut, reference, vocabulary, data):
     drawn = data.draw(grad_control_cases(vocabulary), label="drawn")
     case, argnums, weights, along, full = drawn
-    constants = wrappers.named("w", weights)
-    estimate = path_derivative(case, full)
-    directional = _experiment(case, wrappers.grad_along(case.program, argnums), "<grad loss, v>",
-                              inputs=cases.inputs_of(case, v=along), constants=constants)
-    verify_slope(sut, directional, weights, estimate,
-                 "central finite differences of loss along v, on the branch taken")
-    verify_matches_reference(sut, reference, _experiment(
-        case, wrappers.grad(case.program, argnums), "grad(loss)", constants=constants))
+    verify_grad(sut, reference, case, argnums, weights, along, path_derivative(case, full),
+                "central finite differences of loss along v, on the branch taken",
+                function=render(case.program))
 
 
 @pytest.mark.needs("vjp")
@@ -71,14 +66,9 @@ def test_grad_follows_python_control_flow(sut, reference, vocabulary, data):
 def test_vjp_follows_python_control_flow(sut, reference, vocabulary, data):
     drawn = data.draw(vjp_control_cases(vocabulary), label="drawn")
     case, cotangents, along = drawn
-    estimate = path_derivative(case, along)
-    directional = _experiment(case, wrappers.vjp_along(case.program), "<vjp(u), v>",
-                              inputs=cases.inputs_of(case, u=cotangents, v=along))
-    verify_slope(sut, directional, cotangents, estimate,
-                 "<u, J v> by central finite differences, on the branch taken")
-    verify_matches_reference(sut, reference, _experiment(
-        case, wrappers.vjp(case.program), "vjp(f, x)(u)",
-        inputs=cases.inputs_of(case, u=cotangents)))
+    verify_vjp(sut, reference, case, cotangents, along, path_derivative(case, along),
+               "<u, J v> by central finite differences, on the branch taken",
+               function=render(case.program))
 
 
 @pytest.mark.needs("vmap")
