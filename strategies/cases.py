@@ -86,14 +86,20 @@ def argnums(draw, count: int):
     return chosen or (index(draw, count, label="argnum"),)
 
 
-@st.composite
-def grad_cases(draw, vocabulary: Vocabulary, *, reverse=True, **options) -> GradCase:
-    case = draw(program_cases(vocabulary, reverse=reverse, **options))
+def draw_grad_parts(draw, case) -> tuple:
+    """What grad of `case`'s loss needs: (argnums, loss weights, a direction on each
+    differentiated input)."""
     nums = draw(argnums(len(case.args)), label="argnums")
     weights = draw(directions(output_shapes_of(case)), label="loss weights")
     along = draw(directions([case.args[i].shape for i in argnums_tuple(nums)]),
                  label="directions")
-    return GradCase(case, nums, weights, along)
+    return nums, weights, along
+
+
+@st.composite
+def grad_cases(draw, vocabulary: Vocabulary, *, reverse=True, **options) -> GradCase:
+    case = draw(program_cases(vocabulary, reverse=reverse, **options))
+    return GradCase(case, *draw_grad_parts(draw, case))
 
 
 class VjpCase(NamedTuple):

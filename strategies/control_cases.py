@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from strategies.cases import argnums, draw_batch, draw_out_axes, full_direction
+from strategies.cases import (
+    draw_batch,
+    draw_grad_parts,
+    draw_out_axes,
+    full_direction,
+    input_shapes_of,
+    output_shapes_of,
+)
 from strategies.inputs import directions
 from strategies.python_control import control_programs
 from strategies.vocabulary import Vocabulary
-from strategies.wrappers import Wrapper, argnums_tuple, names
+from strategies.wrappers import Wrapper, names
 
 
 def control_cases(vocabulary: Vocabulary, **options):
@@ -21,15 +28,11 @@ def control_cases(vocabulary: Vocabulary, **options):
     return control_programs(ops=vocabulary.operations, **options)
 
 
-def _shapes(arrays):
-    return [a.shape for a in arrays]
-
-
 @st.composite
 def jvp_control_cases(draw, vocabulary: Vocabulary):
     """(case, tangents)."""
     case = draw(control_cases(vocabulary), label="control program")
-    return case, draw(directions(_shapes(case.args)), label="tangents")
+    return case, draw(directions(input_shapes_of(case)), label="tangents")
 
 
 @st.composite
@@ -37,10 +40,7 @@ def grad_control_cases(draw, vocabulary: Vocabulary):
     """(case, argnums, loss weights, directions on the differentiated inputs, the same
     directions over all inputs, zero elsewhere)."""
     case = draw(control_cases(vocabulary), label="control program")
-    nums = draw(argnums(len(case.args)), label="argnums")
-    chosen = argnums_tuple(nums)
-    weights = draw(directions(_shapes(case.program.outputs)), label="loss weights")
-    along = draw(directions([case.args[i].shape for i in chosen]), label="directions")
+    nums, weights, along = draw_grad_parts(draw, case)
     return case, nums, weights, along, full_direction(case.args, nums, along)
 
 
@@ -48,8 +48,8 @@ def grad_control_cases(draw, vocabulary: Vocabulary):
 def vjp_control_cases(draw, vocabulary: Vocabulary):
     """(case, cotangents, directions)."""
     case = draw(control_cases(vocabulary), label="control program")
-    cotangents = draw(directions(_shapes(case.program.outputs)), label="cotangents")
-    return case, cotangents, draw(directions(_shapes(case.args)), label="directions")
+    cotangents = draw(directions(output_shapes_of(case)), label="cotangents")
+    return case, cotangents, draw(directions(input_shapes_of(case)), label="directions")
 
 
 @st.composite
