@@ -3,8 +3,9 @@
 An `Experiment` is a module source (the program `f`, any wrapper such as
 `check` that applies a transformation, and exact constant literals), a call
 expression, and the arrays that call takes.  `result_on(sut)` execs the
-source with `sut` bound and evaluates the call within `sut.timeout` seconds;
-the reproducer prints the same source and call.  Computing one experiment on
+source with `sut` bound and evaluates the call within `sut.timeout` seconds
+(its script kept on disk meanwhile where `sut.in_flight` says:
+oracles/inflight.py); the reproducer prints the same source and call.  Computing one experiment on
 the SUT and on a reference SUT is how the reference oracle works
 (`oracles/reference.py`).  `case_experiment` builds one from a drawn program
 and the wrapper that applies a transformation to it.
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
-from oracles.sut import Sut
+from oracles.sut import Sut, features_in
 from strategies.program import ProgramCase
 from strategies.render import render_function, render_module
 from strategies.wrappers import Wrapper, named
@@ -39,7 +40,8 @@ class Experiment:
         """The call's result on `sut`, flattened to a tuple of float64 arrays."""
         __tracebackhide__ = True
         namespace = {"sut": sut.api}
-        with _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
+        guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
+        with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
             try:
                 exec(compile(self.source, _filename(self.source), "exec"), namespace)
                 result = eval(self.call, namespace, dict(self.inputs))
@@ -48,8 +50,13 @@ class Experiment:
             except Exception as exc:
                 raise SutRaised(
                     f"{sut.name} raised {type(exc).__name__} while computing {self.title}: {exc}"
+                    f"\nThe example uses {', '.join(features_in(self.source + self.call))}: "
+                    "if the SUT does not offer one of these by design, list it in "
+                    "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out."
                 ) from exc
-        return flatten(result, f"{self.title} on {sut.name}")
+            # Inside the guard: JAX dispatches asynchronously, and a result's
+            # computation may first run here, as it is read.
+            return flatten(result, f"{self.title} on {sut.name}")
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,

@@ -27,6 +27,8 @@ from strategies.render import array_literal
 
 HEADER = '"""jaxcheck reproducer'
 DIRECTORY = "counterexamples"
+# The key of a saved reproducer's path in a pytest report's `user_properties`.
+REPORT_KEY = "jaxcheck_reproducer"
 
 _IMPORTS = {
     "jax": 'import jax\n\njax.config.update("jax_enable_x64", True)\nsut = jax\n',
@@ -159,6 +161,18 @@ def returns_script(experiment: Experiment, sut_name: str, why: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def call_script(experiment: Experiment, sut_name: str) -> str:
+    """A script that makes the call and prints what it returns: the reproducer of a
+    call that crashed or hung the process (oracles/inflight.py), which no oracle
+    got to judge.  Running it crashes or hangs the same way."""
+    lines = _preamble(experiment, sut_name, [
+        "The SUT crashed or hung on this call, so no oracle judged it.",
+        "Running this script makes the same call; it should print the result.", ""])
+    lines += ['print("calling the SUT...", flush=True)', f"actual = {experiment.call}",
+              'print("returned:")', "print(actual)"]
+    return "\n".join(lines) + "\n"
+
+
 @contextlib.contextmanager
 def attached(build: Callable[[], str]):
     """On any exception, add the reproducer `build()` makes as a note, and re-raise."""
@@ -186,13 +200,13 @@ def find(exc: BaseException) -> str | None:
 
 
 def save(text: str, test_name: str, directory: Path) -> Path:
-    """Write `text` to `directory/counterexamples/repro_<test>-<hash>.py`; return the path.
+    """Write `text` to `directory/repro_<test>-<hash>.py`; return the path.
 
     The `repro_` prefix keeps pytest from collecting a saved script as a test module.
     """
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name).strip("_")[:80]
     digest = hashlib.sha256(text.encode()).hexdigest()[:8]
-    path = Path(directory) / DIRECTORY / f"repro_{slug}-{digest}.py"
+    path = Path(directory) / f"repro_{slug}-{digest}.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path

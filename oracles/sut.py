@@ -10,9 +10,20 @@ says what is wrong and what to do; conftest turns it into a usage error.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 
+from oracles.inflight import InFlight
+
 ALIASES = {"refimpl": "refimpl", "jax": "jax"}
+
+# The default SUT: the reference implementation, which passes the whole suite.
+DEFAULT_SUT = "refimpl"
+
+# The reference for each SUT under `--reference auto`; an SUT missing here is
+# checked against JAX.  JAX is checked against refimpl: two independent
+# implementations.
+AUTO_REFERENCE = {"jax": "refimpl"}
 
 # Seconds one SUT call may take before it is reported as hung.  The first call
 # of a JAX computation on a new shape compiles (up to a few seconds); a minute
@@ -49,14 +60,17 @@ class SutError(Exception):
 
 @dataclass(frozen=True)
 class Sut:
-    """A resolved SUT: the object to call, what it says about itself, and how long
-    one call on it may take (`timeout` seconds; 0: no limit)."""
+    """A resolved SUT: the object to call, what it says about itself, how long
+    one call on it may take (`timeout` seconds; 0: no limit), and where each
+    call's script is kept while it runs (`in_flight`, under the `jaxcheck`
+    command: oracles/inflight.py)."""
 
     name: str
     api: object
     version: str
     unsupported: frozenset[str] = field(default_factory=frozenset)
     timeout: float = DEFAULT_TIMEOUT
+    in_flight: InFlight | None = None
 
     def supports(self, feature: str) -> bool:
         return feature not in self.unsupported
@@ -64,6 +78,26 @@ class Sut:
     def describe(self) -> str:
         missing = ", ".join(sorted(self.unsupported)) or "nothing"
         return f"{self.name} {self.version} (declares unsupported: {missing})"
+
+
+def reference_name(sut: str, reference: str) -> str:
+    """The name of the reference SUT that `--reference reference` means for `sut`."""
+    return AUTO_REFERENCE.get(sut, "jax") if reference == "auto" else reference
+
+
+_USES = re.compile(r"\b(?:sut\.lax|sut\.numpy|jnp|sut)\.(\w+)")
+
+
+def features_in(source: str) -> list[str]:
+    """The contract's features a rendered example uses (its `sut.*`, `jnp.*` and
+    `sut.lax.*` names), with `while_loop_reverse` where it differentiates in
+    reverse mode around a while loop: the names an SUT that lacks one of them
+    lists in `__sut_unsupported__`."""
+    names = {dotted.rsplit(".", 1)[-1] for dotted in contract_names()}
+    used = {name for name in _USES.findall(source) if name in names}
+    if "while_loop" in used and used & {"grad", "vjp"}:
+        used.add("while_loop_reverse")
+    return sorted(used)
 
 
 def contract_names() -> list[str]:
