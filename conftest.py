@@ -4,11 +4,14 @@
   the SUT whose results serve as exact expectations; both are resolved and
   contract-checked once, at start-up, and a problem is one usage-error line.
 * Hypothesis profiles (`ci` derandomized with a fixed budget, `dev` the
-  default, `thorough`, `slow`, `catch`) are chosen with `--hypothesis-profile`.
+  default, `thorough`, `slow`, `catch`: jaxcheck/profiles.py) are chosen
+  with `--hypothesis-profile`.
 * Tests marked `needs("feature")` are skipped, with the feature named, when
   the SUT lists it in `__sut_unsupported__`.
 * A failing property's reproducer (a note on its exception) is saved under
-  `counterexamples/` and its path shown in the report.
+  `--reproducers` (default `counterexamples/`), its path shown in the report
+  and kept in the report's `user_properties` (the `jaxcheck` command reads
+  it from there: jaxcheck/child.py).
 """
 
 from __future__ import annotations
@@ -18,40 +21,14 @@ import os
 
 import hypothesis
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis.internal.conjecture import engine
 
+from jaxcheck import profiles
 from oracles import reproducer
-from oracles.sut import DEFAULT_TIMEOUT, SutError, resolve
+from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
 from strategies.vocabulary import Vocabulary, vocabulary_for
 
-# The default SUT: the reference implementation, which passes the whole suite.
-DEFAULT_SUT = "refimpl"
-
-# The reference for each SUT ("auto"); an SUT missing here is checked against JAX.
-# JAX is checked against refimpl: two independent implementations.
-AUTO_REFERENCE = {"jax": "refimpl"}
-
-_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# ci: what tox and CI run, the same examples every time; thorough: the
-# acceptance run (>= 2,000 examples per property); dev: day to day.
-settings.register_profile("ci", max_examples=60, derandomize=True, database=None,
-                          print_blob=False, **_COMMON)
-settings.register_profile("dev", max_examples=100, **_COMMON)
-settings.register_profile("thorough", max_examples=2000, **_COMMON)
-# slow: long programs (tests marked `slow` run only under it).
-settings.register_profile("slow", max_examples=100, **_COMMON)
-# catch: the meta-tests' budget to find each broken SUT's bug (tests/meta/test_broken_suts.py).
-# Its reproducers must not depend on how busy the machine is, so neither of
-# Hypothesis's clocks may decide them: after a first failure it looks for
-# other bugs for up to 10 s (report_multiple_bugs=False stops at the first
-# failure, found by count), and it stops shrinking after 300 s
-# (`_shrink_until_done` lifts that for these profiles; the count limit of 500
-# successful shrinks stays).  Why, measured: docs/benchmarks.md, "Time to find a bug".
-settings.register_profile("catch", max_examples=500, derandomize=True, database=None,
-                          print_blob=False, report_multiple_bugs=False, **_COMMON)
-UNTIMED_SHRINKING = {"catch"}
-settings.load_profile("dev")
+profiles.register()
 
 MARKERS = {
     "needs(*features)": "skip unless the SUT supports every named feature "
@@ -71,13 +48,9 @@ def pytest_addoption(parser):
                          "'none', or 'auto' (JAX; refimpl when the SUT is JAX)")
     group.addoption("--sut-timeout", type=float, default=DEFAULT_TIMEOUT,
                     help="seconds one SUT call may take before it counts as hung (0: no limit)")
-
-
-def _reference_name(config) -> str:
-    name = config.getoption("--reference")
-    if name == "auto":
-        return AUTO_REFERENCE.get(config.getoption("--sut"), "jax")
-    return name
+    group.addoption("--reproducers", default=reproducer.DIRECTORY, metavar="DIR",
+                    help="where failing properties' reproducers are saved, relative to the "
+                         f"directory pytest runs in (default: {reproducer.DIRECTORY})")
 
 
 def _shrink_until_done() -> None:
@@ -87,7 +60,7 @@ def _shrink_until_done() -> None:
     if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
         raise pytest.UsageError(
             f"hypothesis {hypothesis.__version__} has no engine.MAX_SHRINKING_SECONDS: the "
-            f"profiles {sorted(UNTIMED_SHRINKING)} cannot lift its shrinking time limit; "
+            f"profiles {sorted(profiles.UNTIMED_SHRINKING)} cannot lift its shrinking time limit; "
             "see _shrink_until_done in conftest.py")
     engine.MAX_SHRINKING_SECONDS = math.inf
 
@@ -95,12 +68,12 @@ def _shrink_until_done() -> None:
 def pytest_configure(config):
     for marker, description in MARKERS.items():
         config.addinivalue_line("markers", f"{marker}: {description}")
-    if config.getoption("--hypothesis-profile") in UNTIMED_SHRINKING:
+    if config.getoption("--hypothesis-profile") in profiles.UNTIMED_SHRINKING:
         _shrink_until_done()
     timeout = config.getoption("--sut-timeout")
     try:
         config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
-        reference = _reference_name(config)
+        reference = reference_name(config.getoption("--sut"), config.getoption("--reference"))
         config.jaxcheck_reference = None if reference == "none" else resolve(reference, timeout)
     except SutError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -146,8 +119,10 @@ def pytest_runtest_setup(item):
 def pytest_runtest_makereport(item, call):
     report = yield
     if report.failed and call.excinfo is not None:
+        directory = item.config.invocation_params.dir / item.config.getoption("--reproducers")
         for text in reproducer.find_all(call.excinfo.value):
-            path = reproducer.save(text, item.name, item.config.invocation_params.dir)
+            path = reproducer.save(text, item.name, directory)
+            report.user_properties.append((reproducer.REPORT_KEY, str(path)))
             report.sections.append(("jaxcheck reproducer", f"saved to {path}\n"
                                                             f"run it with: python {path}"))
     return report

@@ -1,0 +1,186 @@
+"""The pytest plugin of a child run of the `jaxcheck` command: what the parent needs, on disk.
+
+`jaxcheck check` and `jaxcheck hunt` run the properties in child pytest
+processes (`jaxcheck/runner.py`), so that a crash or a hang of the SUT ends
+one child, not the run.  This plugin, loaded with `-p jaxcheck.child`, is
+the child's half of it; without `--jaxcheck-worker` it does nothing.  In the
+worker directory it keeps:
+
+* `inflight.py`: the script of the SUT call in progress (`oracles/inflight.py`);
+* `current.json`: the property running and its examples so far, rewritten
+  as each example starts (a small file, microseconds next to an example's
+  milliseconds), so that a crash is blamed on the right property and
+  example count, and a hunt can show its progress;
+* `results.jsonl`: a line per finished property (outcome, examples, the
+  example that first failed, skip reason, saved reproducers).
+
+In a hunt (`--jaxcheck-deadline`) each property gets an equal share of the
+time left when it starts, and then ends as skipped by the plugin, which
+records it as passed: the only way to stop a Hypothesis run early that
+Hypothesis itself re-raises at once (`pytest.skip`).  A property that has
+failed is never stopped: its shrinking runs to the end.  The hunt's
+profile adds the example database (`--jaxcheck-db`, jaxcheck/database.py)
+to the profile chosen, so a failure found anywhere is replayed first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+from hypothesis.errors import UnsatisfiedAssumption
+
+from jaxcheck.database import open_database
+from oracles.inflight import InFlight
+from oracles.reproducer import REPORT_KEY, call_script
+
+# Examples a hunt allows each property: more than any time slice runs.
+HUNT_EXAMPLES = 10**9
+
+# A failure's message in the results is its first line, cut to this: the
+# whole of it (and the reproducer) is in the child's log and the saved file.
+MESSAGE_CHARACTERS = 300
+
+HUNT_SKIP = "jaxcheck hunt: time slice over"
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("jaxcheck-child", "set by the jaxcheck command (jaxcheck/child.py)")
+    group.addoption("--jaxcheck-worker", metavar="DIR", help="the worker directory")
+    group.addoption("--jaxcheck-deadline", type=float, metavar="EPOCH",
+                    help="hunt until this time (seconds since the epoch)")
+    group.addoption("--jaxcheck-db", metavar="PATH|URL", help="the hunt's example database")
+
+
+@dataclass
+class Tally:
+    """One property's run, as it goes."""
+
+    nodeid: str
+    started: float = field(default_factory=time.time)
+    examples: int | None = None
+    first_failure: int | None = None
+    slice_end: float = float("inf")
+    sliced: bool = False
+    outcome: str = "passed"
+    reason: str = ""
+    message: str = ""
+    reproducers: list[str] = field(default_factory=list)
+
+    def record(self) -> dict:
+        return {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
+                "first_failure": self.first_failure, "reason": self.reason,
+                "message": self.message, "reproducers": self.reproducers,
+                "seconds": round(time.time() - self.started, 3)}
+
+
+class Child:
+    def __init__(self, directory: Path, deadline: float | None):
+        self.directory = directory
+        self.deadline = deadline
+        self.tally: Tally | None = None
+
+    def progress(self) -> None:
+        _write_json(self.directory / "current.json",
+                    {"nodeid": self.tally.nodeid, "examples": self.tally.examples or 0,
+                     "started": self.tally.started})
+
+    def counted(self, inner):
+        """`inner` (a property's body under Hypothesis), counting its examples and, in
+        a hunt, ending the property when its time slice is over."""
+        tally = self.tally
+        tally.examples = 0
+
+        def body(*args, **kwargs):
+            tally.examples += 1
+            self.progress()
+            try:
+                result = inner(*args, **kwargs)
+            except UnsatisfiedAssumption:
+                raise
+            except Exception:
+                if tally.first_failure is None:
+                    tally.first_failure = tally.examples
+                raise
+            if tally.first_failure is None and time.time() > tally.slice_end:
+                tally.sliced = True
+                pytest.skip(HUNT_SKIP)
+            return result
+
+        return body
+
+    @pytest.hookimpl
+    def pytest_runtest_logstart(self, nodeid):
+        self.tally = Tally(nodeid)
+        self.progress()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item):
+        hypothesis = getattr(item.obj, "hypothesis", None)
+        if hypothesis is None:
+            return (yield)
+        if self.deadline is not None:
+            left = item.session.items[item.session.items.index(item):]
+            self.tally.slice_end = time.time() + (self.deadline - time.time()) / len(left)
+        inner = hypothesis.inner_test
+        hypothesis.inner_test = self.counted(inner)
+        try:
+            return (yield)
+        finally:
+            hypothesis.inner_test = inner
+
+    @pytest.hookimpl
+    def pytest_runtest_logreport(self, report):
+        tally = self.tally
+        tally.reproducers += [path for key, path in report.user_properties
+                              if key == REPORT_KEY and path not in tally.reproducers]
+        if report.skipped and not tally.sliced:
+            tally.outcome, tally.reason = "skipped", _skip_reason(report)
+        elif report.failed:
+            tally.outcome = "failed"
+            crash = getattr(report.longrepr, "reprcrash", None)
+            message = crash.message if crash else str(report.longrepr)
+            tally.message = message.strip().splitlines()[0][:MESSAGE_CHARACTERS]
+
+    @pytest.hookimpl
+    def pytest_runtest_logfinish(self, nodeid):
+        with open(self.directory / "results.jsonl", "a") as results:
+            results.write(json.dumps(self.tally.record()) + "\n")
+        self.progress()
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    return longrepr[2].removeprefix("Skipped: ") if isinstance(longrepr, tuple) else str(longrepr)
+
+
+def _write_json(path: Path, value) -> None:
+    staging = path.with_name(path.name + ".partial")
+    staging.write_text(json.dumps(value))
+    os.replace(staging, path)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    """After conftest has resolved the SUT and Hypothesis has loaded the profile."""
+    worker = config.getoption("--jaxcheck-worker")
+    if not worker:
+        return
+    directory = Path(worker)
+    directory.mkdir(parents=True, exist_ok=True)
+    config.jaxcheck_sut = replace(config.jaxcheck_sut,
+                                  in_flight=InFlight(directory / "inflight.py", call_script))
+    deadline = config.getoption("--jaxcheck-deadline")
+    if deadline is not None:
+        hunt = {"max_examples": HUNT_EXAMPLES, "derandomize": False}
+        db = config.getoption("--jaxcheck-db")
+        if db:
+            hunt["database"] = open_database(db)
+        settings.register_profile("jaxcheck-hunt", **hunt)
+        settings.load_profile("jaxcheck-hunt")
+    config.pluginmanager.register(Child(directory, deadline), "jaxcheck-child-state")

@@ -1,0 +1,255 @@
+"""The `jaxcheck` command: check, hunt, replay, report.
+
+    jaxcheck check  --sut NAME [--profile ci|dev|thorough] [--jobs N]
+    jaxcheck hunt   --sut NAME --minutes M [--jobs N] [--out DIR] [--db PATH|URL]
+    jaxcheck replay PATH...
+    jaxcheck report --sut A [--sut B ...] [--out DIR]
+
+`check` and `hunt` run the properties (never jaxcheck's self-tests) in
+child processes (jaxcheck/runner.py), so a crash or a hang of the SUT is a
+verdict on one property, not the end of the run.  Exit status: 0 when every
+property passes, 1 when one fails, crashes or hangs (or a replay still
+fails), 2 for a usage error, 130 when Ctrl-C stopped a run that had found
+nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from jaxcheck import profiles, replay, report, table
+from jaxcheck.database import DEFAULT_DB, DatabaseError, open_database
+from jaxcheck.runner import ROOT, RunError, RunOptions, Verdict, collect, run
+from oracles.reproducer import DIRECTORY
+from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+FAILING = {"failed", "crashed", "hung", "error"}
+
+# A hunt's status line is redrawn this often on a terminal, and printed
+# this often into a log (where every line stays).
+STATUS_SECONDS = {True: 1.0, False: 30.0}
+
+
+class UsageError(Exception):
+    """Bad input to the command: the message says what and what to do."""
+
+
+def _sut_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
+    if many:
+        parser.add_argument("--sut", action="append", required=True, metavar="NAME",
+                            help="an SUT to check (repeat for each column)")
+    else:
+        parser.add_argument("--sut", default=os.environ.get("SUT", DEFAULT_SUT), metavar="NAME",
+                            help="system under test: refimpl, jax, a module path or "
+                                 f"module:attribute (default: $SUT or {DEFAULT_SUT}); "
+                                 "the contract is docs/sut-api.md")
+    parser.add_argument("--reference", default="auto", metavar="NAME",
+                        help="SUT whose results are exact expectations: a name as for --sut, "
+                             "'none', or 'auto' (JAX; refimpl when the SUT is JAX)")
+    parser.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="N",
+                        help="child processes side by side (default: the number of cores)")
+    parser.add_argument("--sut-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help="one SUT call longer than this is a hang "
+                             f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)")
+    parser.add_argument("--only", metavar="EXPR",
+                        help="only the properties that match this pytest -k expression")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="jaxcheck", description="Property-based verification of JAX-style transformations.")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = commands.add_parser("check", help="run every property once and print a table",
+                                description="Run the properties (not jaxcheck's self-tests) "
+                                            "against an SUT and print a verdict per property.")
+    _sut_options(check)
+    check.add_argument("--profile", choices=sorted(profiles.PROFILES), default="ci",
+                       help="Hypothesis profile (default ci: 60 derandomized examples each)")
+    check.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
+                       help=f"where reproducers and logs go (default {DIRECTORY}/)")
+
+    hunt = commands.add_parser("hunt", help="search for failures for a fixed time",
+                               description="Share M minutes among the properties, drawing "
+                                           "fresh examples; write each failure, shrunk, to --out.")
+    _sut_options(hunt)
+    hunt.add_argument("--minutes", type=float, required=True, metavar="M")
+    hunt.add_argument("--profile", choices=sorted(profiles.PROFILES), default=profiles.DEFAULT,
+                      help="the profile the hunt starts from (its example budget is lifted)")
+    hunt.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
+                      help=f"where reproducers and logs go (default {DIRECTORY}/)")
+    hunt.add_argument("--db", default=DEFAULT_DB, metavar="PATH|URL",
+                      help="example database: a directory, or redis://HOST:PORT to share "
+                           f"failures between machines (default {DEFAULT_DB})")
+
+    again = commands.add_parser("replay", help="run saved reproducers, say which still fail",
+                                description="Run each reproducer in its own process.")
+    again.add_argument("paths", nargs="+", metavar="PATH", help="reproducer files or folders")
+    again.add_argument("--timeout", type=float, default=replay.REPLAY_TIMEOUT, metavar="SECONDS",
+                       help=f"a replay longer than this hangs (default {replay.REPLAY_TIMEOUT:g})")
+
+    matrix = commands.add_parser("report", help="a conformance matrix of several SUTs",
+                                 description="Check each SUT and write the matrix of verdicts "
+                                             "as Markdown and as one self-contained HTML page.")
+    _sut_options(matrix, many=True)
+    matrix.add_argument("--profile", choices=sorted(profiles.PROFILES), default="ci")
+    matrix.add_argument("--out", type=Path, default=Path("jaxcheck-report"), metavar="DIR",
+                        help="where conformance.md, conformance.html and reproducers go")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    # SUT names resolve here as in the children (runner.child_env): from the
+    # directory the command runs in, and from the checkout (tests.broken...).
+    sys.path[:0] = [os.getcwd(), str(ROOT)]
+    try:
+        return COMMANDS[args.command](args)
+    except (UsageError, SutError, DatabaseError, RunError) as exc:
+        print(f"jaxcheck {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _options(args, sut: str, out: Path, **extra) -> RunOptions:
+    for name in (sut, reference_name(sut, args.reference)):
+        if name != "none":
+            resolve(name, args.sut_timeout)  # a bad name is a usage error here, once
+    return RunOptions(sut=sut, reference=args.reference, profile=args.profile,
+                      timeout=args.sut_timeout, jobs=args.jobs, out=out.resolve(), **extra)
+
+
+def _run_dir(out: Path, command: str, sut: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return out.resolve() / "logs" / f"{command}-{sut.replace(':', '_')}-{stamp}"
+
+
+def _header(command: str, options: RunOptions, count: int, run_dir: Path) -> None:
+    sut = resolve(options.sut, options.timeout)
+    reference = reference_name(options.sut, options.reference)
+    described = "none" if reference == "none" else resolve(reference).describe()
+    print(f"jaxcheck {command}: {count} properties, profile {options.profile}, "
+          f"{options.jobs} job(s)\n  SUT: {sut.describe()}\n  reference: {described}\n"
+          f"  reproducers: {table.relative(str(options.out))}/  logs: "
+          f"{table.relative(str(run_dir))}/", flush=True)
+
+
+def _ending(verdicts: list[Verdict], interrupted: bool, run_dir: Path) -> int:
+    record = run_dir / "verdicts.json"
+    record.write_text(json.dumps([asdict(v) for v in verdicts], indent=1))
+    print("\n" + table.closing_table(verdicts) + f"\n(as JSON: {table.relative(str(record))})",
+          flush=True)
+    if any(v.outcome in FAILING for v in verdicts):
+        return EXIT_FAILED
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+
+
+def check(args) -> int:
+    options = _options(args, args.sut, args.out)
+    nodeids = collect(options, args.only)
+    run_dir = _run_dir(args.out, "check", args.sut)
+    _header("check", options, len(nodeids), run_dir)
+    verdicts = run(nodeids, options, run_dir,
+                   on_verdict=lambda v: print(table.live_line(v), flush=True))
+    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir)
+
+
+def hunt(args) -> int:
+    if args.minutes <= 0:
+        raise UsageError(f"--minutes must be positive, got {args.minutes:g}")
+    open_database(args.db)  # a bad --db is a usage error before any child starts
+    start = time.time()
+    options = _options(args, args.sut, args.out, deadline=start + 60 * args.minutes,
+                       db=args.db)
+    nodeids = collect(options, args.only)
+    run_dir = _run_dir(args.out, "hunt", args.sut)
+    _header(f"hunt ({args.minutes:g} min, database {args.db})", options, len(nodeids), run_dir)
+    status = _Status(start, 60 * args.minutes)
+    verdicts = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick)
+    status.clear()
+    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir)
+
+
+class _Status:
+    """The hunt's live display: a status line, and a line for each failure as it comes."""
+
+    def __init__(self, start: float, total: float):
+        self.start, self.total = start, total
+        self.verdicts: list[Verdict] = []
+        self.tty = sys.stdout.isatty()
+        self.shown = 0.0
+        self.width = 0
+
+    def verdict(self, verdict: Verdict) -> None:
+        self.verdicts.append(verdict)
+        if verdict.outcome in FAILING:
+            self.clear()
+            print(table.live_line(verdict), flush=True)
+
+    def tick(self, workers) -> None:
+        now = time.time()
+        if now - self.shown < STATUS_SECONDS[self.tty]:
+            return
+        self.shown = now
+        running = {c["nodeid"]: c["examples"] for w in workers if w.running
+                   for c in [w.current()] if c and c["nodeid"] in w.remaining}
+        line = table.status_line(now - self.start, self.total, self.verdicts, running)
+        if self.tty:
+            line = line[:os.get_terminal_size().columns - 1]
+            print("\r" + line.ljust(self.width), end="", flush=True)
+            self.width = len(line)
+        else:
+            print(line, flush=True)
+
+    def clear(self) -> None:
+        if self.tty and self.width:
+            print("\r" + " " * self.width + "\r", end="", flush=True)
+            self.width = 0
+
+
+def replay_command(args) -> int:
+    found, bad = replay.gather(args.paths)
+    if not found and not bad:
+        raise UsageError(f"no reproducer in {' '.join(args.paths)}")
+    results = bad + [replay.replay(path, args.timeout) for path in found]
+    for result in results:
+        detail = f": {result.detail}" if result.detail else ""
+        print(f"{result.outcome:<16} {table.relative(str(result.path))}{detail}", flush=True)
+    failing = sum(r.still_fails for r in results)
+    passing = sum(r.outcome == "now passes" for r in results)
+    print(f"\n{passing} passed, {failing} failed" + (f", {len(bad)} not reproducers" * bool(bad)))
+    if failing:
+        return EXIT_FAILED
+    return EXIT_USAGE if bad else EXIT_OK
+
+
+def report_command(args) -> int:
+    columns = {}
+    for sut in args.sut:
+        out = args.out / report.slug(sut)
+        options = _options(args, sut, out)
+        nodeids = collect(options, args.only)
+        run_dir = _run_dir(out, "report", sut)
+        _header("report", options, len(nodeids), run_dir)
+        verdicts = run(nodeids, options, run_dir,
+                       on_verdict=lambda v: print(table.live_line(v), flush=True))
+        columns[resolve(sut, args.sut_timeout).describe()] = verdicts
+    paths = report.write(columns, args.out.resolve(), profile=args.profile)
+    print("\n" + "\n".join(f"wrote {table.relative(str(p))}" for p in paths))
+    return EXIT_OK
+
+
+COMMANDS = {"check": check, "hunt": hunt, "replay": replay_command, "report": report_command}

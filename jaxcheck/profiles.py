@@ -1,0 +1,38 @@
+"""The Hypothesis profiles of the suite, one home for pytest (conftest.py) and the command.
+
+`ci` is what tox and CI run, the same examples every time; `thorough` the
+acceptance run (>= 2,000 examples per property); `dev` day to day (the
+default of plain pytest); `slow` adds the long programs (tests marked
+`slow` run only under it); `catch` is the meta-tests' budget to find each
+broken SUT's bug (tests/meta/test_broken_suts.py).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, settings
+
+_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+PROFILES = {
+    "ci": dict(max_examples=60, derandomize=True, database=None, print_blob=False),
+    "dev": dict(max_examples=100),
+    "thorough": dict(max_examples=2000),
+    "slow": dict(max_examples=100),
+    # catch: its reproducers must not depend on how busy the machine is, so
+    # neither of Hypothesis's clocks may decide them: after a first failure it
+    # looks for other bugs for up to 10 s (report_multiple_bugs=False stops at
+    # the first failure, found by count), and it stops shrinking after 300 s
+    # (conftest lifts that for UNTIMED_SHRINKING; the count limit of 500
+    # successful shrinks stays).  Why, measured: docs/benchmarks.md, "Time to
+    # find a bug".
+    "catch": dict(max_examples=500, derandomize=True, database=None, print_blob=False,
+                  report_multiple_bugs=False),
+}
+UNTIMED_SHRINKING = {"catch"}
+DEFAULT = "dev"
+
+
+def register() -> None:
+    for name, values in PROFILES.items():
+        settings.register_profile(name, **_COMMON, **values)
+    settings.load_profile(DEFAULT)

@@ -1,0 +1,135 @@
+"""`jaxcheck report`: the conformance matrix, properties against SUTs, as Markdown and HTML.
+
+Each cell is one property's verdict on one SUT, with its example count and
+a link to the reproducer; a closing block counts each verdict per SUT.  The
+HTML page is one self-contained file (inline style, no script, nothing
+fetched), and carries the same counts as the Markdown in
+`data-sut`/`data-outcome` attributes, so a test can read them from the
+rendered page (tests/meta/test_jaxcheck_report.py).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import time
+from collections import Counter
+from pathlib import Path
+
+from jaxcheck.runner import Verdict
+
+OUTCOMES = ("passed", "failed", "skipped", "crashed", "hung", "interrupted", "error")
+# How a verdict reads in a cell.
+WORDS = {"passed": "pass", "failed": "FAIL", "skipped": "skip", "crashed": "CRASH",
+         "hung": "HANG", "interrupted": "stopped", "error": "ERROR"}
+COLOURS = {"passed": "#d8f0d8", "failed": "#f6c6c6", "skipped": "#eeeeee", "crashed": "#f0a8a8",
+           "hung": "#f3d9a4", "interrupted": "#e0e0f0", "error": "#f0a8a8"}
+
+
+def slug(sut: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", sut)
+
+
+def counts(verdicts: list[Verdict]) -> Counter:
+    return Counter(v.outcome for v in verdicts)
+
+
+def _rows(columns: dict[str, list[Verdict]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for verdicts in columns.values():
+        seen.update((v.nodeid, None) for v in verdicts)
+    return list(seen)
+
+
+def _cell_text(verdict: Verdict | None) -> tuple[str, str]:
+    """(words, detail) of a cell: 'pass', '60 examples'."""
+    if verdict is None:
+        return "-", "not run"
+    detail = "" if verdict.examples is None else f"{verdict.examples:,} examples"
+    if verdict.reason and verdict.outcome != "passed":
+        detail = f"{detail}; {verdict.reason}" if detail else verdict.reason
+    return WORDS[verdict.outcome], detail
+
+
+def _link(path: str, out: Path) -> str:
+    return os.path.relpath(path, out)
+
+
+def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str) -> str:
+    names = list(columns)
+    by_sut = [{v.nodeid: v for v in verdicts} for verdicts in columns.values()]
+    lines = ["# Conformance matrix", "",
+             f"Profile `{profile}`, {time.strftime('%Y-%m-%d %H:%M')}. Columns:", ""]
+    lines += [f"{i + 1}. {name}" for i, name in enumerate(names)]
+    lines += ["", "| property | " + " | ".join(f"SUT {i + 1}" for i in range(len(names))) + " |",
+              "|---|" + "---|" * len(names)]
+    for nodeid in _rows(columns):
+        cells = []
+        for verdicts in by_sut:
+            verdict = verdicts.get(nodeid)
+            words, detail = _cell_text(verdict)
+            cell = f"**{words}**" if verdict and verdict.outcome != "passed" else words
+            cell += f" ({detail})" if detail else ""
+            cell += "".join(f" [reproducer]({_link(p, out)})"
+                            for p in (verdict.reproducers if verdict else []))
+            cells.append(cell.replace("|", "\\|"))
+        lines.append(f"| `{nodeid.split('/', 1)[-1]}` | " + " | ".join(cells) + " |")
+    lines += ["", "## Counts", "", "| verdict | " + " | ".join(f"SUT {i + 1}"
+                                                               for i in range(len(names))) + " |",
+              "|---|" + "---:|" * len(names)]
+    totals = [counts(verdicts) for verdicts in columns.values()]
+    lines += [f"| {outcome} | " + " | ".join(str(c[outcome]) for c in totals) + " |"
+              for outcome in OUTCOMES]
+    return "\n".join(lines) + "\n"
+
+
+_STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #bbb; padding: 4px 8px; vertical-align: top; }
+th { background: #f4f4f4; text-align: left; }
+td.property { font-family: monospace; }
+td small, th small { color: #555; display: block; font-weight: normal; }
+"""
+
+
+def page(columns: dict[str, list[Verdict]], out: Path, profile: str) -> str:
+    e = html.escape
+    names = list(columns)
+    by_sut = [{v.nodeid: v for v in verdicts} for verdicts in columns.values()]
+    head = "".join(f"<th>SUT {i + 1}<small>{e(name)}</small></th>" for i, name in enumerate(names))
+    rows = []
+    for nodeid in _rows(columns):
+        cells = []
+        for verdicts in by_sut:
+            verdict = verdicts.get(nodeid)
+            words, detail = _cell_text(verdict)
+            outcome = verdict.outcome if verdict else "none"
+            links = "".join(f' <a href="{e(_link(p, out))}">reproducer</a>'
+                            for p in (verdict.reproducers if verdict else []))
+            cells.append(f'<td class="cell" data-outcome="{outcome}" '
+                         f'style="background:{COLOURS.get(outcome, "#fff")}">'
+                         f"<b>{e(words)}</b>{links}<small>{e(detail)}</small></td>")
+        rows.append(f'<tr><td class="property">{e(nodeid.split("/", 1)[-1])}</td>'
+                    + "".join(cells) + "</tr>")
+    totals = [counts(verdicts) for verdicts in columns.values()]
+    count_rows = "".join(
+        f"<tr><th>{outcome}</th>" + "".join(
+            f'<td class="count" data-sut="{i + 1}" data-outcome="{outcome}">{c[outcome]}</td>'
+            for i, c in enumerate(totals)) + "</tr>"
+        for outcome in OUTCOMES)
+    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>jaxcheck conformance"
+            f"</title><style>{_STYLE}</style></head><body>\n<h1>Conformance matrix</h1>\n"
+            f"<p>Profile <code>{e(profile)}</code>, {time.strftime('%Y-%m-%d %H:%M')}.</p>\n"
+            f"<table><tr><th>property</th>{head}</tr>\n" + "\n".join(rows) + "</table>\n"
+            f"<h2>Counts</h2>\n<table id=\"counts\"><tr><th>verdict</th>{head}</tr>"
+            f"{count_rows}</table>\n</body></html>\n")
+
+
+def write(columns: dict[str, list[Verdict]], out: Path, profile: str) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    md, page_path = out / "conformance.md", out / "conformance.html"
+    md.write_text(markdown(columns, out, profile))
+    page_path.write_text(page(columns, out, profile))
+    return [md, page_path]

@@ -1,0 +1,71 @@
+"""What a run prints: a live line per property, a hunt's status line, the closing table."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+from jaxcheck.runner import Verdict
+
+# A verdict's mark in the live lines and the table, padded to one width.
+MARKS = {"passed": "ok", "failed": "FAIL", "skipped": "skip", "crashed": "CRASH",
+         "hung": "HANG", "interrupted": "stop", "error": "ERROR"}
+
+
+def examples(verdict: Verdict) -> str:
+    return "-" if verdict.examples is None else f"{verdict.examples:,}"
+
+
+def relative(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return path
+
+
+def live_line(verdict: Verdict) -> str:
+    """One line as a property finishes."""
+    line = (f"  {MARKS[verdict.outcome]:<5} {verdict.name}  ({examples(verdict)} examples, "
+            f"{verdict.seconds:.1f} s)")
+    if verdict.outcome != "passed" and verdict.reason:
+        line += f": {verdict.reason}"
+    if verdict.outcome in ("crashed", "hung", "failed") and verdict.message:
+        line += f"\n        {verdict.message}"
+    return line + "".join(f"\n        reproducer: {relative(p)}" for p in verdict.reproducers)
+
+
+def closing_table(verdicts: list[Verdict]) -> str:
+    rows = [("property", "examples", "verdict", "seconds", "reproducer")]
+    for v in verdicts:
+        rows.append((v.name, examples(v), v.describe(), f"{v.seconds:.1f}",
+                     ", ".join(relative(p) for p in v.reproducers) or "-"))
+    widths = [min(max(len(row[i]) for row in rows), 72) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines) + "\n" + summary(verdicts)
+
+
+def summary(verdicts: list[Verdict]) -> str:
+    """'N passed, N failed' (the form CI logs are read for), then the rest."""
+    counts = Counter(v.outcome for v in verdicts)
+    words = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
+    words += [f"{counts[o]} {o}" for o in ("skipped", "crashed", "hung", "interrupted", "error")
+              if counts[o]]
+    return ", ".join(words)
+
+
+def status_line(elapsed: float, total: float, verdicts: list[Verdict], running: dict) -> str:
+    """A hunt's live status: time, examples, rate, failures, what runs now."""
+    done = sum(v.examples or 0 for v in verdicts)
+    now = sum(running.values())
+    failures = sum(v.outcome in ("failed", "crashed", "hung") for v in verdicts)
+    rate = (done + now) / elapsed if elapsed > 0 else 0.0
+    names = ", ".join(f"{Path(n.split('::')[0]).stem}::{n.split('::')[-1][:28]} {c}"
+                      for n, c in running.items())
+    return (f"[{_clock(elapsed)} / {_clock(total)}] {done + now:,} examples ({rate:.1f}/s), "
+            f"{len(verdicts)} properties done, {failures} failing | {names}")
+
+
+def _clock(seconds: float) -> str:
+    return f"{int(seconds) // 60:02d}:{int(seconds) % 60:02d}"
