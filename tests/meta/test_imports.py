@@ -15,7 +15,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PACKAGES = ("refimpl", "strategies", "oracles")
+PACKAGES = ("refimpl", "strategies", "oracles", "jaxcheck")
 
 pytestmark = pytest.mark.meta
 
