@@ -87,7 +87,9 @@ def parser() -> argparse.ArgumentParser:
                                description="Share M minutes among the properties, drawing "
                                            "fresh examples; write each failure, shrunk, to --out.")
     _sut_options(hunt)
-    hunt.add_argument("--minutes", type=float, required=True, metavar="M")
+    hunt.add_argument("--minutes", type=float, required=True, metavar="M",
+                      help="how long to hunt, shared among the properties (a failing one "
+                           "shrinks to the end, past its share)")
     hunt.add_argument("--profile", choices=sorted(profiles.PROFILES), default=profiles.DEFAULT,
                       help="the profile the hunt starts from (its example budget is lifted)")
     hunt.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
@@ -122,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, SutError, DatabaseError, RunError) as exc:
         print(f"jaxcheck {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # before any property ran (run() keeps what a run found)
+        print(f"jaxcheck {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _options(args, sut: str, out: Path, **extra) -> RunOptions:

@@ -39,7 +39,9 @@ def test_a_segfault_is_a_crashed_property_with_a_reproducer_that_crashes(tmp_pat
 
 @pytest.mark.parametrize("shim", ["jvp_never_returns", "jvp_hangs_in_c"])
 def test_a_hang_ends_its_property_at_the_first_time_out(tmp_path, shim):
-    run = jaxcheck("check", "--sut", f"tests.shims.{shim}", "--sut-timeout", "2",
+    # No reference: a JAX compile on a loaded machine must not hit the short limit.
+    run = jaxcheck("check", "--sut", f"tests.shims.{shim}", "--sut-timeout", "2", "--reference",
+                   "none",
                    "--only", "test_jvp_matches or test_jit_retraces_for_a_new_shape",
                    "--out", str(tmp_path))
     assert run.returncode == 1, run.stdout + run.stderr
