@@ -129,12 +129,15 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
-def _options(args, sut: str, out: Path, **extra) -> RunOptions:
-    for name in (sut, reference_name(sut, args.reference)):
-        if name != "none":
-            resolve(name, args.sut_timeout)  # a bad name is a usage error here, once
-    return RunOptions(sut=sut, reference=args.reference, profile=args.profile,
-                      timeout=args.sut_timeout, jobs=args.jobs, out=out.resolve(), **extra)
+def _options(args, sut: str, out: Path, **extra) -> tuple[RunOptions, list[str]]:
+    """The run's options, and how its SUT and reference describe themselves (a bad
+    name is a usage error here, before any child starts)."""
+    reference = reference_name(sut, args.reference)
+    described = [resolve(sut, args.sut_timeout).describe(),
+                 "none" if reference == "none" else resolve(reference).describe()]
+    options = RunOptions(sut=sut, reference=args.reference, profile=args.profile,
+                         timeout=args.sut_timeout, jobs=args.jobs, out=out.resolve(), **extra)
+    return options, described
 
 
 def _run_dir(out: Path, command: str, sut: str) -> Path:
@@ -142,14 +145,16 @@ def _run_dir(out: Path, command: str, sut: str) -> Path:
     return out.resolve() / "logs" / f"{command}-{sut.replace(':', '_')}-{stamp}"
 
 
-def _header(command: str, options: RunOptions, count: int, run_dir: Path) -> None:
-    sut = resolve(options.sut, options.timeout)
-    reference = reference_name(options.sut, options.reference)
-    described = "none" if reference == "none" else resolve(reference).describe()
+def _header(command: str, options: RunOptions, described: list[str], count: int,
+            run_dir: Path) -> None:
     print(f"jaxcheck {command}: {count} properties, profile {options.profile}, "
-          f"{options.jobs} job(s)\n  SUT: {sut.describe()}\n  reference: {described}\n"
+          f"{options.jobs} job(s)\n  SUT: {described[0]}\n  reference: {described[1]}\n"
           f"  reproducers: {table.relative(str(options.out))}/  logs: "
           f"{table.relative(str(run_dir))}/", flush=True)
+
+
+def _live(verdict: Verdict) -> None:
+    print(table.live_line(verdict), flush=True)
 
 
 def _ending(verdicts: list[Verdict], interrupted: bool, run_dir: Path) -> int:
@@ -163,12 +168,12 @@ def _ending(verdicts: list[Verdict], interrupted: bool, run_dir: Path) -> int:
 
 
 def check(args) -> int:
-    options = _options(args, args.sut, args.out)
+    options, described = _options(args, args.sut, args.out)
     nodeids = collect(options, args.only)
     run_dir = _run_dir(args.out, "check", args.sut)
-    _header("check", options, len(nodeids), run_dir)
+    _header("check", options, described, len(nodeids), run_dir)
     verdicts = run(nodeids, options, run_dir,
-                   on_verdict=lambda v: print(table.live_line(v), flush=True))
+                   on_verdict=_live)
     return _ending(verdicts, len(verdicts) < len(nodeids), run_dir)
 
 
@@ -177,11 +182,12 @@ def hunt(args) -> int:
         raise UsageError(f"--minutes must be positive, got {args.minutes:g}")
     open_database(args.db)  # a bad --db is a usage error before any child starts
     start = time.time()
-    options = _options(args, args.sut, args.out, deadline=start + 60 * args.minutes,
-                       db=args.db)
+    options, described = _options(args, args.sut, args.out,
+                                  deadline=start + 60 * args.minutes, db=args.db)
     nodeids = collect(options, args.only)
     run_dir = _run_dir(args.out, "hunt", args.sut)
-    _header(f"hunt ({args.minutes:g} min, database {args.db})", options, len(nodeids), run_dir)
+    _header(f"hunt ({args.minutes:g} min, database {args.db})", options, described,
+            len(nodeids), run_dir)
     status = _Status(start, 60 * args.minutes)
     verdicts = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick)
     status.clear()
@@ -245,13 +251,12 @@ def report_command(args) -> int:
     columns = {}
     for sut in args.sut:
         out = args.out / report.slug(sut)
-        options = _options(args, sut, out)
+        options, described = _options(args, sut, out)
         nodeids = collect(options, args.only)
         run_dir = _run_dir(out, "report", sut)
-        _header("report", options, len(nodeids), run_dir)
-        verdicts = run(nodeids, options, run_dir,
-                       on_verdict=lambda v: print(table.live_line(v), flush=True))
-        columns[resolve(sut, args.sut_timeout).describe()] = verdicts
+        _header("report", options, described, len(nodeids), run_dir)
+        columns[described[0]] = run(nodeids, options, run_dir,
+                                    on_verdict=_live)
     paths = report.write(columns, args.out.resolve(), profile=args.profile)
     print("\n" + "\n".join(f"wrote {table.relative(str(p))}" for p in paths))
     return EXIT_OK
