@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from oracles import finite_diff
 from oracles.experiment import Experiment, case_experiment
-from oracles.reference import from_reference, verify_matches_reference
+from oracles.reference import from_reference
 from oracles.reproducer import Expectation
 from oracles.sut import Sut
 from oracles.tolerance import FINITE_DIFFERENCES
@@ -41,13 +41,12 @@ def verify_jvp(sut: Sut, reference: Sut | None, exp: Experiment, primal,
     verify(sut, exp, by_differences, *from_reference(reference, exp))
 
 
-def verify_slope(sut: Sut, exp: Experiment, weights, estimate: finite_diff.Estimate,
-                 origin: str) -> None:
-    """`exp` returns the scalar <weights, J v>, which `estimate` (of J v) gives within its error."""
-    __tracebackhide__ = True
-    slope = finite_diff.inner(weights, estimate.value)
+def slope(weights, estimate: finite_diff.Estimate, origin: str) -> Expectation:
+    """The scalar <weights, J v> that `estimate` (of J v) gives, within its error: what
+    an experiment's first output must be (the rest is for the reference)."""
+    value = finite_diff.inner(weights, estimate.value)
     error = finite_diff.inner_error(weights, estimate.error)
-    verify(sut, exp, Expectation((slope,), origin, FINITE_DIFFERENCES, error=(error,)))
+    return Expectation((value,), origin, FINITE_DIFFERENCES, error=(error,), leaves=1)
 
 
 def check_jvp(sut: Sut, reference: Sut | None, case: ProgramCase, tangents) -> None:
@@ -64,32 +63,24 @@ def verify_grad(sut: Sut, reference: Sut | None, case: ProgramCase, argnums, wei
                 estimate: finite_diff.Estimate, origin: str, *,
                 function: str | None = None) -> None:
     """<grad loss, v> within `estimate` (of J v, v being `along` on the differentiated
-    inputs); all of grad loss against the reference.  `function`: f's source, when it is
-    not the rendered program (see `case_experiment`)."""
+    inputs); all of grad loss against the reference; one SUT call for both.
+    `function`: f's source, when it is not the rendered program (see `case_experiment`)."""
     __tracebackhide__ = True
-    constants = wrappers.named("w", weights)
-    directional = case_experiment(case, wrappers.grad_along(case.program, argnums),
-                                  "<grad loss, v>", inputs=inputs_of(case, v=along),
-                                  constants=constants, function=function)
-    verify_slope(sut, directional, weights, estimate, origin)
-    verify_matches_reference(sut, reference, case_experiment(
-        case, wrappers.grad(case.program, argnums), "grad(loss)", constants=constants,
-        function=function))
+    exp = case_experiment(case, wrappers.grad_along(case.program, argnums),
+                          "<grad loss, v>, grad loss", inputs=inputs_of(case, v=along),
+                          constants=wrappers.named("w", weights), function=function)
+    verify(sut, exp, slope(weights, estimate, origin), *from_reference(reference, exp))
 
 
 def verify_vjp(sut: Sut, reference: Sut | None, case: ProgramCase, cotangents, along,
                estimate: finite_diff.Estimate, origin: str, *,
                function: str | None = None) -> None:
     """<vjp(u), v> against <u, J v> within `estimate` (of J v); all of vjp against the
-    reference.  `function` as for `verify_grad`."""
+    reference; one SUT call for both.  `function` as for `verify_grad`."""
     __tracebackhide__ = True
-    directional = case_experiment(case, wrappers.vjp_along(case.program), "<vjp(u), v>",
-                                  inputs=inputs_of(case, u=cotangents, v=along),
-                                  function=function)
-    verify_slope(sut, directional, cotangents, estimate, origin)
-    verify_matches_reference(sut, reference, case_experiment(
-        case, wrappers.vjp(case.program), "vjp(f, x)(u)",
-        inputs=inputs_of(case, u=cotangents), function=function))
+    exp = case_experiment(case, wrappers.vjp_along(case.program), "<vjp(u), v>, vjp(f, x)(u)",
+                          inputs=inputs_of(case, u=cotangents, v=along), function=function)
+    verify(sut, exp, slope(cotangents, estimate, origin), *from_reference(reference, exp))
 
 
 def check_grad(sut: Sut, reference: Sut | None, case: ProgramCase, argnums, weights,

@@ -64,7 +64,11 @@ def compare(actual, expected, error):
     return ok
 '''
 
-_EXIT = "\n\nsys.exit(0 if compare(actual, expected, error) else 1)\n"
+
+
+def _exit(expectation: Expectation) -> str:
+    judged = "actual" if expectation.leaves is None else f"leaves(actual)[:{expectation.leaves}]"
+    return f"\n\nsys.exit(0 if compare({judged}, expected, error) else 1)\n"
 
 
 def sut_import(name: str) -> str:
@@ -93,6 +97,8 @@ class Expectation:
     `error` is the oracle's own per-element error estimate (finite
     differences); `source` is how the reproducer writes the expectation:
     exact literals by default, or an expression that recomputes it.
+    `leaves`: the expectation judges only the first `leaves` outputs (one call
+    returns what finite differences judge, then what the reference judges).
     """
 
     values: tuple
@@ -100,6 +106,11 @@ class Expectation:
     tolerance: Tolerance
     error: tuple | None = None
     source: str | None = None
+    leaves: int | None = None
+
+    def judged(self, actual: tuple) -> tuple:
+        """The outputs of `actual` this expectation judges."""
+        return actual if self.leaves is None else actual[:self.leaves]
 
     def __post_init__(self):
         if self.error is None:
@@ -116,7 +127,7 @@ def script(experiment: Experiment, sut_name: str, expectation: Expectation) -> s
         f"expected = {expectation.source or _tree_literal(expectation.values)}",
         f"error = {_tree_literal(expectation.error)}  # the oracle's own error estimate",
         f"RTOL, ATOL, ERROR_FACTOR = {tol.rtol!r}, {tol.atol!r}, {tol.error_factor!r}",
-        _COMPARE + _EXIT,
+        _COMPARE + _exit(expectation),
     ])
 
 

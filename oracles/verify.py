@@ -31,7 +31,7 @@ def verify(sut: Sut, exp: Experiment, *expectations: Expectation) -> tuple[np.nd
         actual = exp.result_on(sut)
         for expectation in expectations:
             current[0] = expectation
-            assert_close(actual, expectation.values, expectation.tolerance,
+            assert_close(expectation.judged(actual), expectation.values, expectation.tolerance,
                          f"{exp.title} on {sut.name}, against {expectation.origin}",
                          error=expectation.error)
     return actual

@@ -82,14 +82,16 @@ def grad(program: Program, argnums) -> Wrapper:
 
 
 def grad_along(program: Program, argnums) -> Wrapper:
-    """<grad loss, v> over the differentiated arguments (v0.. match argnums)."""
+    """<grad loss, v> over the differentiated arguments (v0.. match argnums), then
+    grad loss itself: one SUT call carries what finite differences judge (the
+    first) and what the reference judges (all of it)."""
     xs = _args(program)
     vs = names("v", len(argnums_tuple(argnums)))
     grads = f"sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"
     body = [f"g = {grads}"]
     if not isinstance(argnums, tuple):
         body.append("g = (g,)")
-    body.append(f"return sum(np.vdot(gi, vi) for gi, vi in zip(g, {tuple_of(vs)}))")
+    body.append(f"return sum(np.vdot(gi, vi) for gi, vi in zip(g, {tuple_of(vs)})), *g")
     return Wrapper(loss(program) + "\n\n" + define("along", xs + vs, body),
                    f"along({', '.join(xs + vs)})")
 
@@ -102,11 +104,13 @@ def vjp(program: Program) -> Wrapper:
 
 
 def vjp_along(program: Program) -> Wrapper:
-    """<pullback(u), v>, to compare with <u, J v> from finite differences."""
+    """<pullback(u), v>, to compare with <u, J v> from finite differences, then the
+    primal output and the cotangents themselves, for the reference: one SUT call."""
     xs, us, vs = _args(program), names("u", len(program.outputs)), _args(program, "v")
     body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
             f"cotangents = pullback({_cotangent(program)})",
-            f"return sum(np.vdot(c, v) for c, v in zip(cotangents, {tuple_of(vs)}))"]
+            f"return sum(np.vdot(c, v) for c, v in zip(cotangents, {tuple_of(vs)})), out, "
+            "cotangents"]
     return Wrapper(define("along", xs + us + vs, body), f"along({', '.join(xs + us + vs)})")
 
 
