@@ -326,11 +326,13 @@ def scan_source(names, params):
 # -- closures and nested transformations --------------------------------------
 
 def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False):
-    """A one-parameter inner function `g(a0)` over `x` (over each row of `x` if `rows`)."""
+    """A one-parameter inner function `inner<n>(a0)` over `x` (over each row of `x` if
+    `rows`); not `g<n>`, the name of a transformation stack's layers (strategies/stacks.py),
+    since a block that captures nothing is defined beside them (strategies/render.py)."""
     (param,) = _param_vars(scope, [x.shape[1:] if rows else x.shape])
     envs = [{**env, param.name: row} for env in scope.envs
             for row in (_rows(env[x.name]) if rows else [env[x.name]])]
-    return _grow(draw, scope, "g", [param], envs, derivative=derivative, reverse=reverse)
+    return _grow(draw, scope, "inner", [param], envs, derivative=derivative, reverse=reverse)
 
 
 def build_closure(draw, scope):

@@ -69,7 +69,7 @@ class Scope:
         return f"{self.prefix}{self.count - 1}"
 
     def _fresh_block(self, kind: str) -> str:
-        """A new function name in the program: true0, body1, g2, ..."""
+        """A new function name in the program: true0, body1, inner2, ..."""
         self._blocks[0] += 1
         return f"{kind}{self._blocks[0] - 1}"
 

@@ -133,7 +133,7 @@ def _outs(eqn: Eqn) -> tuple[Var, ...]:
 
 def _lines(inputs, eqns, indent: str) -> list[str]:
     """The equations' lines as `render_function` writes them, at `indent`."""
-    text = render_function(Program(tuple(inputs), tuple(eqns), ()), "_")
+    text = render_function(Program(tuple(inputs), tuple(eqns), ()), "_", hoist=False)
     return [indent + line[4:] for line in text.splitlines()[1:-1]]
 
 

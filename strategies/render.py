@@ -20,37 +20,66 @@ def operand_source(operand) -> str:
     return operand.name if isinstance(operand, Var) else repr(operand)
 
 
-def render_function(program, name: str = "f") -> str:
+def render_function(program, name: str = "f", *, hoist: bool = True) -> str:
     """`def f(x0, ...): ...` for a `program.Program`, one line per equation; one output
-    is returned bare."""
-    return "\n".join(_function(name, [v.name for v in program.inputs], program.eqns,
-                               program.outputs, "")) + "\n"
+    is returned bare.
+
+    With `hoist`, a construct's block that reads nothing of the scopes around
+    it is defined once, before `f`, instead of inside it: `f` then passes the
+    same function object to `sut.lax.cond` (say) on every call, and an SUT
+    that caches traces by function, as JAX does, traces it once per shape, not
+    once per call of `f`.  A block that captures outer values (a closure)
+    stays where it is.  Block names (true0, body1, inner2, ...) are unique in
+    a program and differ from the wrappers' names (f, g0.., check, loss, ...).
+    """
+    hoisted: list[list[str]] = []
+    lines = _function(name, [v.name for v in program.inputs], program.eqns, program.outputs,
+                      "", hoisted if hoist else None)
+    return "\n\n".join("\n".join(block) for block in [*hoisted, lines]) + "\n"
 
 
-def _function(name: str, params: list[str], eqns, outputs, indent: str) -> list[str]:
+def _function(name: str, params: list[str], eqns, outputs, indent: str,
+              hoisted: list | None) -> list[str]:
     lines = [f"{indent}def {name}({', '.join(params)}):"]
     for eqn in eqns:
-        lines += _equation(eqn, indent + "    ")
+        lines += _equation(eqn, indent + "    ", hoisted)
     lines.append(f"{indent}    return {', '.join(out.name for out in outputs)}")
     return lines
 
 
-def _block(block: Block, indent: str) -> list[str]:
-    """A nested def; a packed block takes its parameters as one tuple, `carry`."""
+def _block(block: Block, indent: str, hoisted: list | None) -> list[str]:
+    """A def; a packed block takes its parameters as one tuple, `carry`."""
     params = [p.name for p in block.params]
     if block.packed:
-        lines = _function(block.name, ["carry"], block.eqns, block.outputs, indent)
+        lines = _function(block.name, ["carry"], block.eqns, block.outputs, indent, hoisted)
         return [lines[0], f"{indent}    {', '.join(params)} = carry", *lines[1:]]
-    return _function(block.name, params, block.eqns, block.outputs, indent)
+    return _function(block.name, params, block.eqns, block.outputs, indent, hoisted)
 
 
-def _equation(eqn: Eqn, indent: str) -> list[str]:
+def free_names(block: Block) -> set[str]:
+    """The variables `block` reads from the scopes around it."""
+    bound = {p.name for p in block.params}
+    read = {v.name for v in block.outputs}
+    for eqn in block.eqns:
+        read |= {a.name for a in eqn.args if isinstance(a, Var)}
+        for inner in eqn.blocks:
+            read |= free_names(inner)
+        bound |= {v.name for v in eqn.outs}
+    return read - bound
+
+
+def _equation(eqn: Eqn, indent: str, hoisted: list | None) -> list[str]:
     """The lines of one equation: a construct's blocks, then the assignment."""
     spec = LANGUAGE[eqn.op]
     args = [operand_source(a) for a in eqn.args]
     targets = ", ".join(v.name for v in eqn.outs)
     if eqn.op in CONSTRUCTS:
-        lines = [line for block in eqn.blocks for line in _block(block, indent)]
+        lines = []
+        for block in eqn.blocks:
+            if hoisted is not None and not free_names(block):
+                hoisted.append(_block(block, "", hoisted))
+            else:
+                lines += _block(block, indent, hoisted)
         return [*lines, f"{indent}{targets} = {spec.expression(args[: spec.arity], eqn.kwargs)}"]
     return [f"{indent}{targets} = {spec.render(args, eqn.kwargs, eqn.syntax)}"]
 
