@@ -6,6 +6,8 @@
 * Hypothesis profiles (`ci` derandomized with a fixed budget, `dev` the
   default, `thorough`, `slow`, `catch`: jaxcheck/profiles.py) are chosen
   with `--hypothesis-profile`.
+* JAX's caches are cleared every few dozen examples, so memory stays flat
+  over a long run (jaxcheck/examples.py).
 * Tests marked `needs("feature")` are skipped, with the feature named, when
   the SUT lists it in `__sut_unsupported__`.
 * A failing property's reproducer (a note on its exception) is saved under
@@ -24,6 +26,7 @@ import pytest
 from hypothesis.internal.conjecture import engine
 
 from jaxcheck import profiles
+from jaxcheck.examples import MemoryBound, wrapped
 from oracles import reproducer
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
 from strategies.vocabulary import Vocabulary, vocabulary_for
@@ -45,7 +48,7 @@ def pytest_addoption(parser):
                          f"(default: $SUT or {DEFAULT_SUT})")
     group.addoption("--reference", default=os.environ.get("REFERENCE", "auto"),
                     help="SUT whose results are exact expectations: a name as for --sut, "
-                         "'none', or 'auto' (JAX; refimpl when the SUT is JAX)")
+                         "'none', or 'auto' (refimpl; JAX when the SUT is refimpl)")
     group.addoption("--sut-timeout", type=float, default=DEFAULT_TIMEOUT,
                     help="seconds one SUT call may take before it counts as hung (0: no limit)")
     group.addoption("--reproducers", default=reproducer.DIRECTORY, metavar="DIR",
@@ -70,6 +73,7 @@ def pytest_configure(config):
         config.addinivalue_line("markers", f"{marker}: {description}")
     if config.getoption("--hypothesis-profile") in profiles.UNTIMED_SHRINKING:
         _shrink_until_done()
+    config.jaxcheck_memory = MemoryBound()
     timeout = config.getoption("--sut-timeout")
     try:
         config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
@@ -102,6 +106,13 @@ def vocabulary(pytestconfig) -> Vocabulary:
 def reference(pytestconfig):
     """The reference SUT, or None (finite differences and identities carry the check)."""
     return pytestconfig.jaxcheck_reference
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Every property's examples, with JAX's memory kept bounded (jaxcheck/examples.py)."""
+    with wrapped(item, item.config.jaxcheck_memory.wrap):
+        return (yield)
 
 
 def pytest_runtest_setup(item):

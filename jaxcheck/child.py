@@ -12,7 +12,8 @@ worker directory it keeps:
   milliseconds), so that a crash is blamed on the right property and
   example count, and a hunt can show its progress;
 * `results.jsonl`: a line per finished property (outcome, examples, the
-  example that first failed, skip reason, saved reproducers).
+  example that first failed, skip reason, saved reproducers, the child's
+  peak memory so far).
 
 In a hunt (`--jaxcheck-deadline`) each property gets an equal share of the
 time left when it starts, and then ends as skipped by the plugin, which
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,6 +38,7 @@ from hypothesis import settings
 from hypothesis.errors import UnsatisfiedAssumption
 
 from jaxcheck.database import open_database
+from jaxcheck.examples import wrapped
 from oracles.inflight import InFlight
 from oracles.reproducer import REPORT_KEY, call_script
 
@@ -76,7 +79,8 @@ class Tally:
         return {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
                 "first_failure": self.first_failure, "reason": self.reason,
                 "message": self.message, "reproducers": self.reproducers,
-                "seconds": round(time.time() - self.started, 3)}
+                "seconds": round(time.time() - self.started, 3),
+                "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
 
 class Child:
@@ -121,18 +125,11 @@ class Child:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
-        hypothesis = getattr(item.obj, "hypothesis", None)
-        if hypothesis is None:
-            return (yield)
         if self.deadline is not None:
             left = item.session.items[item.session.items.index(item):]
             self.tally.slice_end = time.time() + (self.deadline - time.time()) / len(left)
-        inner = hypothesis.inner_test
-        hypothesis.inner_test = self.counted(inner)
-        try:
+        with wrapped(item, self.counted):
             return (yield)
-        finally:
-            hypothesis.inner_test = inner
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report):
