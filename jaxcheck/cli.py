@@ -52,7 +52,7 @@ def _sut_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None
                                  "the contract is docs/sut-api.md")
     parser.add_argument("--reference", default="auto", metavar="NAME",
                         help="SUT whose results are exact expectations: a name as for --sut, "
-                             "'none', or 'auto' (JAX; refimpl when the SUT is JAX)")
+                             "'none', or 'auto' (refimpl; JAX when the SUT is refimpl)")
     parser.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="N",
                         help="child processes side by side (default: the number of cores)")
     parser.add_argument("--sut-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",

@@ -1,6 +1,6 @@
 """The reference oracle: the same experiment on a reference SUT, as an exact expectation.
 
-A reference (`--reference`: JAX, or refimpl when the SUT is JAX) runs the
+A reference (`--reference`: refimpl, or JAX when the SUT is refimpl) runs the
 very source the SUT ran; its result is what a correct SUT returns, within
 `EXACT`.  With no reference (`--reference=none`) these add nothing and the
 other oracles (finite differences, identities) carry the check.  A
