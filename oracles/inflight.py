@@ -52,4 +52,3 @@ class InFlight:
             os._exit(EXIT_HUNG)
         finally:
             self.path.unlink(missing_ok=True)
-
