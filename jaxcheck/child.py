@@ -16,10 +16,13 @@ worker directory it keeps:
   peak memory so far).
 
 In a hunt (`--jaxcheck-deadline`) each property gets an equal share of the
-time left when it starts, and then ends as skipped by the plugin, which
-records it as passed: the only way to stop a Hypothesis run early that
-Hypothesis itself re-raises at once (`pytest.skip`).  A property that has
-failed is never stopped: its shrinking runs to the end.  The hunt's
+time left when it starts.  When it is over, the next example that passes
+ends the property with `pytest.skip`, which Hypothesis re-raises at once
+(the only early stop it offers), and the plugin records the property as
+passed with its examples.  The skip comes after an example, never before
+one: an example that draws nothing where earlier ones drew is, to
+Hypothesis, flaky data generation.  A property that has failed is never
+stopped: its shrinking runs to the end.  The hunt's
 profile adds the example database (`--jaxcheck-db`, jaxcheck/database.py)
 to the profile chosen, so a failure found anywhere is replayed first.
 """
@@ -84,6 +87,9 @@ class Tally:
 
 
 class Child:
+    """The plugin's state in one child: the worker directory, the hunt's deadline, and
+    the property running."""
+
     def __init__(self, directory: Path, deadline: float | None):
         self.directory = directory
         self.deadline = deadline
