@@ -5,6 +5,12 @@ very source the SUT ran; its result is what a correct SUT returns, within
 `EXACT`.  With no reference (`--reference=none`) these add nothing and the
 other oracles (finite differences, identities) carry the check.  A
 reference that fails is jaxcheck's problem, not a verdict on the SUT.
+
+An SUT may do more than its reference: autograd differentiates through a
+`while_loop` in reverse mode, and JAX and refimpl refuse to by design.  What
+the reference declares unsupported narrows what it judges: an example that
+uses such a feature gets no reference expectation, and the other oracles of
+its property judge it alone.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import numpy as np
 from oracles.errors import SutFailure
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation
-from oracles.sut import Sut
+from oracles.sut import Sut, features_in
 from oracles.tolerance import EXACT
 from oracles.verify import verify
 
@@ -34,15 +40,22 @@ def on_reference(reference: Sut, exp: Experiment) -> tuple[np.ndarray, ...]:
         ) from exc
 
 
+def judges(reference: Sut | None, exp: Experiment) -> bool:
+    """Whether there is a reference and it offers every feature `exp` uses."""
+    return bool(reference) and all(map(reference.supports, features_in(exp.source + exp.call)))
+
+
 def from_reference(reference: Sut | None, exp: Experiment) -> list[Expectation]:
-    """What the reference computes for `exp`, as an exact expectation; none without one."""
-    if not reference:
+    """What the reference computes for `exp`, as an exact expectation; none without
+    a reference, or where `exp` uses a feature the reference declares unsupported."""
+    if not judges(reference, exp):
         return []
     return [Expectation(on_reference(reference, exp), reference.describe(), EXACT)]
 
 
 def verify_matches_reference(sut: Sut, reference: Sut | None, exp: Experiment) -> None:
-    """`exp` on the SUT equals `exp` on the reference; nothing runs without one."""
+    """`exp` on the SUT equals `exp` on the reference; nothing runs where the
+    reference cannot judge (`judges`)."""
     __tracebackhide__ = True
-    if reference:
+    if judges(reference, exp):
         verify(sut, exp, *from_reference(reference, exp))

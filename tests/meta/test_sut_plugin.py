@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from oracles.experiment import Experiment
+from oracles.reference import from_reference, judges
 from oracles.sut import SutError, resolve
 from strategies.vocabulary import supported_names as vocabulary
 
@@ -36,6 +38,25 @@ def test_declared_gaps_are_read_and_leave_the_vocabulary():
     sut = resolve("tests.shims.jax_without_vmap")
     assert sut.unsupported >= {"vmap", "concatenate"}
     assert "concatenate" not in vocabulary(sut.unsupported)
+
+
+WHILE_LOOP = """jnp = sut.numpy
+
+
+def f(x):
+    return sut.lax.while_loop(lambda v: v < 3.0, lambda v: jnp.sin(v) + v, x)
+"""
+
+
+def test_the_reference_leaves_to_the_other_oracles_what_it_declares_unsupported():
+    """An SUT that differentiates through while_loop in reverse mode (autograd)
+    is not failed because its reference (refimpl) refuses to by design."""
+    reference = resolve("refimpl")
+    reverse = Experiment("grad(f)", WHILE_LOOP, "sut.grad(f)(x0)", {"x0": 1.0})
+    forward = Experiment("jvp(f)", WHILE_LOOP, "sut.jvp(f, (x0,), (x0,))", {"x0": 1.0})
+    assert not judges(reference, reverse) and from_reference(reference, reverse) == []
+    assert judges(reference, forward) and len(from_reference(reference, forward)) == 1
+    assert not judges(None, forward)
 
 
 def pytest_run(*args) -> subprocess.CompletedProcess:
