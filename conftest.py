@@ -26,7 +26,7 @@ import pytest
 from hypothesis.internal.conjecture import engine
 
 from jaxcheck import profiles
-from jaxcheck.examples import MemoryBound, wrapped
+from jaxcheck.examples import MemoryBound, amplifying, wrapped
 from oracles import reproducer
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
 from strategies.vocabulary import Vocabulary, vocabulary_for
@@ -108,10 +108,12 @@ def reference(pytestconfig):
     return pytestconfig.jaxcheck_reference
 
 
-@pytest.hookimpl(wrapper=True)
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_call(item):
-    """Every property's examples, with JAX's memory kept bounded (jaxcheck/examples.py)."""
-    with wrapped(item, item.config.jaxcheck_memory.wrap):
+    """Every property's examples, with JAX's memory kept bounded and a shrunk value
+    mismatch amplified (jaxcheck/examples.py).  First of the wrappers, so these
+    wrap the body innermost: amplification's extra runs are not examples."""
+    with wrapped(item, lambda body: item.config.jaxcheck_memory.wrap(amplifying(body))):
         return (yield)
 
 

@@ -2,9 +2,11 @@
 
 Hypothesis lets a plugin replace a property's body (`test.hypothesis.inner_test`,
 public API, as pytest-trio does); `wrapped` does that for one pytest item
-while it runs.  Two users: the `jaxcheck` child plugin counts examples and
-ends a hunt's time slice (jaxcheck/child.py), and every run keeps JAX's
-memory bounded (`MemoryBound`, registered by conftest.py).
+while it runs.  Three users: the `jaxcheck` child plugin counts examples and
+ends a hunt's time slice (jaxcheck/child.py); every run keeps JAX's memory
+bounded (`MemoryBound`, registered by conftest.py); and every run amplifies
+a value mismatch once Hypothesis has shrunk it (`amplifying`, registered by
+conftest.py innermost, so its extra runs of the body are not examples).
 """
 
 from __future__ import annotations
@@ -12,6 +14,15 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable
+
+from hypothesis.control import current_build_context
+from hypothesis.errors import InvalidArgument
+
+from oracles import reproducer
+from oracles.amplify import search
+from oracles.errors import Mismatch
+from strategies.ir import OutOfDomain
+from strategies.moves import Unmovable, moved
 
 # JAX keeps the executable of every distinct computation it compiled, in
 # caches that only grow: each generated program brings new computations,
@@ -54,3 +65,88 @@ class MemoryBound:
             return inner(*args, **kwargs)
 
         return body
+
+
+def amplifying(inner: Callable) -> Callable:
+    """`inner`, a property's body, with a value mismatch in Hypothesis's final run
+    (the shrunk example, replayed to report it) amplified: the same draws at
+    the inputs where the error is largest (oracles/amplify.py)."""
+
+    def body(*args, **kwargs):
+        data = kwargs.get("data")
+        if data is None or not _final_run():
+            return inner(*args, **kwargs)
+        recording = Recording(data)
+        try:
+            return inner(*args, **{**kwargs, "data": recording})
+        except Mismatch as shrunk:
+            failure = _amplified(
+                lambda drawn: inner(*args, **{**kwargs, "data": Replaying(drawn)}),
+                recording.drawn, shrunk)
+            if failure is shrunk:
+                raise
+            raise failure from None
+
+    return body
+
+
+def _final_run() -> bool:
+    try:
+        return current_build_context().is_final
+    except InvalidArgument:  # not inside a Hypothesis test
+        return False
+
+
+def _amplified(run: Callable[[list], None], drawn: list, shrunk: Mismatch) -> Mismatch:
+    """The failure at the amplified inputs, with the shrunk example's reproducer
+    kept beside its own; `shrunk` itself, with a note, where none is better."""
+    try:
+        [moved(value, lambda x, bound: x) for value in drawn]
+    except (Unmovable, OutOfDomain):
+        return shrunk
+
+    def trial(candidate: list) -> Mismatch | None:
+        try:
+            run(candidate)
+        except Mismatch as failure:
+            return failure
+        return None
+
+    outcome = search(trial, drawn, shrunk)
+    failure = trial(outcome.drawn) if outcome.drawn is not None else None
+    if failure is None:  # nothing better, or an SUT that no longer fails there
+        _note_first(shrunk, outcome.note())
+        return shrunk
+    _note_first(failure, outcome.note())
+    script = reproducer.find(shrunk)
+    if script:
+        failure.add_note(reproducer.as_shrunk(script))
+    return failure
+
+
+def _note_first(exc: BaseException, note: str) -> None:
+    """`note` before the exception's other notes (the reproducers, which are long)."""
+    exc.add_note(note)
+    exc.__notes__.insert(0, exc.__notes__.pop())
+
+
+class Recording:
+    """The property's `data`, keeping what each draw returned."""
+
+    def __init__(self, data):
+        self.data, self.drawn = data, []
+
+    def draw(self, strategy, label=None):
+        value = self.data.draw(strategy, label=label)
+        self.drawn.append(value)
+        return value
+
+
+class Replaying:
+    """Stands in for the property's `data`: each draw returns the next of `drawn`."""
+
+    def __init__(self, drawn: list):
+        self.drawn = iter(drawn)
+
+    def draw(self, strategy, label=None):
+        return next(self.drawn)

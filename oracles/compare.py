@@ -33,13 +33,15 @@ def assert_close(actual, expected, tol: Tolerance, what: str, *, error=None) -> 
     __tracebackhide__ = True
     check_shapes(actual, [np.shape(e) for e in expected], what)
     errors = error if error is not None else [np.zeros(np.shape(e)) for e in expected]
-    problems = [
-        _describe(i, a, e, tol, err)
+    worst = [
+        _worst(i, a, e, tol, err)
         for i, (a, e, err) in enumerate(zip(actual, expected, errors))
         if not _close(a, e, tol, err)
     ]
-    if problems:
-        raise Mismatch("\n".join(problems) + f"\n[{what}; tolerance: {tol.why}]")
+    if worst:
+        ratio, relative, _ = max(worst)
+        raise Mismatch("\n".join(line for *_, line in worst) + f"\n[{what}; tolerance: {tol.why}]",
+                       ratio=ratio, relative=relative)
 
 
 def allowed(expected, tol: Tolerance, error) -> np.ndarray:
@@ -51,7 +53,9 @@ def _close(actual, expected, tol, error) -> bool:
         return bool(np.all(np.abs(actual - expected) <= allowed(expected, tol, error)))
 
 
-def _describe(i, actual, expected, tol, error) -> str:
+def _worst(i, actual, expected, tol, error) -> tuple[float, float, str]:
+    """Output `i`'s worst element: its error over the allowed error, its relative
+    error, and a line that names it."""
     with np.errstate(invalid="ignore", divide="ignore"):
         limit = allowed(expected, tol, error)
         excess = np.nan_to_num(np.abs(actual - expected) / limit, nan=np.inf)
@@ -61,5 +65,7 @@ def _describe(i, actual, expected, tol, error) -> str:
     rel_err = abs_err / abs(e) if e else np.inf
     at = f" at index {tuple(int(k) for k in worst)}" if worst else ""
     bound = float(np.broadcast_to(limit, np.shape(actual))[worst])
-    return (f"output {i}{at}: got {a!r}, but should be {e!r} (abs error {abs_err:.3g}, "
-            f"rel error {rel_err:.3g}, allowed {bound:.3g})")
+    ratio = float(np.asarray(excess)[worst])
+    return ratio, float(rel_err), (
+        f"output {i}{at}: got {a!r}, but should be {e!r} (abs error {abs_err:.3g}, "
+        f"{ratio:.3g} times the allowed {bound:.3g}; rel error {rel_err:.3g})")

@@ -34,7 +34,18 @@ class SutBadOutput(SutFailure):
 
 
 class Mismatch(SutFailure):
-    """The SUT's numbers differ from the oracle's beyond tolerance."""
+    """The SUT's numbers differ from the oracle's beyond tolerance.
+
+    `ratio` is the worst element's error over the error allowed there (> 1),
+    `relative` that element's relative error: how plainly the example shows
+    the bug (oracles/amplify.py looks for inputs that raise the ratio).
+    """
+
+    def __init__(self, message: str, *, ratio: float = float("inf"),
+                 relative: float = float("inf")):
+        super().__init__(message)
+        self.ratio = ratio
+        self.relative = relative
 
 
 class GeneratorBug(RuntimeError):

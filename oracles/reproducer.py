@@ -26,6 +26,8 @@ from oracles.tolerance import Tolerance
 from strategies.render import array_literal
 
 HEADER = '"""jaxcheck reproducer'
+# The shrunk example's reproducer, beside an amplified one (jaxcheck/examples.py).
+SHRUNK = '"""jaxcheck reproducer of the shrunk example, before amplification'
 DIRECTORY = "counterexamples"
 # The key of a saved reproducer's path in a pytest report's `user_properties`.
 REPORT_KEY = "jaxcheck_reproducer"
@@ -57,9 +59,11 @@ def compare(actual, expected, error):
             continue
         abs_err = np.abs(a - e)
         rel_err = abs_err / np.maximum(np.abs(e), np.finfo(np.float64).tiny)
+        allowed = ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err
         print(f"  max abs error {abs_err.max(initial=0):.3g}, "
-              f"max rel error {rel_err.max(initial=0):.3g}")
-        ok &= bool(np.all(abs_err <= ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err))
+              f"max rel error {rel_err.max(initial=0):.3g}, "
+              f"{(abs_err / allowed).max(initial=0):.3g} times the tolerance")
+        ok &= bool(np.all(abs_err <= allowed))
     print("agree within tolerance" if ok else "MISMATCH")
     return ok
 '''
@@ -194,13 +198,18 @@ def attached(build: Callable[[], str]):
         raise
 
 
+def as_shrunk(text: str) -> str:
+    """A reproducer retitled as the shrunk example's, kept beside the amplified one."""
+    return SHRUNK + text.removeprefix(HEADER)
+
+
 def find_all(exc: BaseException):
-    """Every reproducer attached to `exc` or to the exceptions in its group
-    (Hypothesis reports distinct bugs as a group)."""
-    for note in getattr(exc, "__notes__", ()):
-        if note.startswith(HEADER):
-            yield note
-            break
+    """Every reproducer attached to `exc` (its own, then the shrunk example's where
+    it was amplified) or to the exceptions in its group (Hypothesis reports
+    distinct bugs as a group)."""
+    notes = [note for note in getattr(exc, "__notes__", ()) if note.startswith(HEADER)]
+    yield from notes[:1]
+    yield from (note for note in notes[1:] if note.startswith(SHRUNK))
     for inner in getattr(exc, "exceptions", ()):
         yield from find_all(inner)
 

@@ -127,11 +127,21 @@ def draw_batch(draw, case) -> tuple[tuple, tuple]:
     axis, None for an input every element shares, and the input batched along it."""
     axes = tuple(None if shared else choose(draw, batch_axes(x.ndim), label=f"axis x{i}")
                  for i, (x, shared) in enumerate(zip(case.args, case.shared)))
-    batched = tuple(
+    return axes, batch_inputs(case, axes)
+
+
+def batch_inputs(case, axes) -> tuple:
+    """Each input of `case` with its variants stacked along its axis (as is where None)."""
+    return tuple(
         x if axis is None else np.stack([variant[i] for variant in case.variants], axis=axis)
         for i, (x, axis) in enumerate(zip(case.args, axes))
     )
-    return axes, batched
+
+
+def per_input_axes(case: VmapCase) -> tuple:
+    """`case.in_axes` as one entry per input (it may be one int for all)."""
+    axes = case.in_axes
+    return axes if isinstance(axes, tuple) else (axes,) * len(case.case.args)
 
 
 def draw_out_axes(draw, case) -> int:
@@ -164,4 +174,8 @@ def two_shape_cases(draw, vocabulary: Vocabulary) -> TwoShapeCase:
     shape = draw(st.lists(st.integers(1, 4), max_size=2).map(tuple), label="shape")
     count = draw(st.integers(1, 3), label="inputs")
     case = draw(programs(ops=vocabulary.elementwise, input_shapes=st.just((shape,) * count)))
-    return TwoShapeCase(case, tuple(np.stack([x, np.flip(x)]) for x in case.args))
+    return TwoShapeCase(case, stacked_with_flips(case.args))
+
+
+def stacked_with_flips(args) -> tuple[np.ndarray, ...]:
+    return tuple(np.stack([x, np.flip(x)]) for x in args)

@@ -1,0 +1,91 @@
+"""Amplification (oracles/amplify.py): a shrunk counterexample's inputs moved to where
+the bug shows plainly, never to where a correct SUT fails.
+
+End to end: `tests.broken.sin_derivative_small_angle` is right at x = 0, so
+Hypothesis shrinks its counterexample to an input just far enough from 0 to
+fail; amplification must move it away, to an error thousands of times the
+tolerance, with the same program and the shrunk reproducer kept beside.
+
+No false alarm: every kind of drawn example that amplification moves
+(strategies/moves.py), moved as the search moves it and run through its
+property's own body on refimpl, passes.
+"""
+
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jaxcheck.examples import Recording, Replaying
+from oracles.amplify import jitter, rounded
+from oracles.sut import resolve
+from strategies.ir import OutOfDomain
+from strategies.moves import moved
+from strategies.vocabulary import vocabulary_for
+from tests import test_grad, test_jit, test_jvp, test_value, test_vmap
+from tests.meta.test_broken_suts import equations_in, saved_reproducer
+
+pytestmark = pytest.mark.meta
+ROOT = Path(__file__).resolve().parents[2]
+_RATIOS = re.compile(r"Amplified: the shrunk example's error was (\S+) times the tolerance; "
+                     r".* it is (\S+) times")
+
+
+def test_a_rule_right_at_one_point_is_shown_far_from_it(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/test_jvp.py", "-q", "-p", "no:cacheprovider",
+         "--sut=tests.broken.sin_derivative_small_angle", "--hypothesis-profile=catch",
+         f"--reproducers={tmp_path}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stdout[-3000:]
+    shrunk_ratio, ratio = map(float, _RATIOS.search(run.stdout).groups())
+    assert shrunk_ratio < 100 <= 1000 <= ratio, run.stdout[-3000:]
+    amplified = saved_reproducer(run.stdout)
+    shrunk, = [p for p in tmp_path.glob("*.py") if p != amplified]
+    assert "of the shrunk example" in shrunk.read_text()
+    assert equations_in(amplified.read_text()) == equations_in(shrunk.read_text()) == 1
+    x0 = {p: float(re.search(r"^x0 = np.array\((\S+)\)", p.read_text(), re.M).group(1))
+          for p in (shrunk, amplified)}
+    assert abs(x0[shrunk]) < 0.2 < 1.0 <= abs(x0[amplified]), x0
+    for path in (shrunk, amplified):
+        replay = subprocess.run([sys.executable, str(path)], cwd=ROOT, capture_output=True,
+                                text=True, timeout=300)
+        assert replay.returncode == 1 and "MISMATCH" in replay.stdout, replay.stdout
+
+
+# Each property whose drawn examples amplification moves, with what it needs.
+MOVED = [
+    test_value.test_value_matches_numpy_and_reference,
+    test_jvp.test_jvp_matches_finite_differences_and_reference,
+    test_grad.test_grad_matches_finite_differences_and_reference,
+    test_grad.test_vjp_matches_finite_differences_and_reference,
+    test_vmap.test_vmap_matches_loop_and_stack,
+    test_jit.test_jit_matches_eager_and_numpy,
+    test_jit.test_jit_retraces_for_a_new_shape,
+]
+MOVES = [jitter(np.random.default_rng(0), scale) for scale in (0.05, 0.25, 1.0, None)]
+REFIMPL = resolve("refimpl")
+
+
+@pytest.mark.parametrize("prop", MOVED, ids=[p.__name__ for p in MOVED])
+@settings(max_examples=15, derandomize=True, database=None, deadline=None)
+@given(data=st.data())
+def test_moved_examples_pass_on_a_correct_sut(prop, data):
+    body = prop.hypothesis.inner_test
+    fixtures = {"sut": REFIMPL, "vocabulary": vocabulary_for(REFIMPL.unsupported)}
+    if "reference" in inspect.signature(body).parameters:
+        fixtures["reference"] = None
+    recording = Recording(data)
+    body(**fixtures, data=recording)
+    for move in (*MOVES, rounded(0.5)):
+        try:
+            candidate = [moved(value, move) for value in recording.drawn]
+        except OutOfDomain:
+            continue
+        body(**fixtures, data=Replaying(candidate))
