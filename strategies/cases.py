@@ -138,10 +138,9 @@ def batch_inputs(case, axes) -> tuple:
     )
 
 
-def per_input_axes(case: VmapCase) -> tuple:
-    """`case.in_axes` as one entry per input (it may be one int for all)."""
-    axes = case.in_axes
-    return axes if isinstance(axes, tuple) else (axes,) * len(case.case.args)
+def per_input_axes(in_axes, count: int) -> tuple:
+    """`in_axes` as one entry per input of `count` (it may be one int for all)."""
+    return in_axes if isinstance(in_axes, tuple) else (in_axes,) * count
 
 
 def draw_out_axes(draw, case) -> int:

@@ -6,10 +6,13 @@ Each strategy takes the SUT's `Vocabulary` first (see `strategies/cases.py`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from hypothesis import strategies as st
 
 from strategies.cases import (
+    ProgramCase,
     argnums,
     draw_batch,
     input_shapes_of,
@@ -24,12 +27,19 @@ from strategies.vocabulary import Vocabulary
 from strategies.wrappers import argnums_tuple, named
 
 
+class AdjointCase(NamedTuple):
+    case: ProgramCase
+    tangents: tuple[np.ndarray, ...]
+    cotangents: tuple[np.ndarray, ...]
+
+
 @st.composite
-def adjoint_cases(draw, vocabulary: Vocabulary):
-    """(case, tangents, cotangents): both sides of `<u, J t> == <J^T u, t>`."""
+def adjoint_cases(draw, vocabulary: Vocabulary) -> AdjointCase:
+    """Both sides of `<u, J t> == <J^T u, t>`."""
     case = draw(program_cases(vocabulary, reverse=True))
     tangents = draw(directions(input_shapes_of(case)), label="tangents")
-    return case, tangents, draw(directions(output_shapes_of(case)), label="cotangents")
+    return AdjointCase(case, tangents, draw(directions(output_shapes_of(case)),
+                                            label="cotangents"))
 
 
 def scalars() -> st.SearchStrategy[float]:
@@ -45,29 +55,55 @@ def scalars() -> st.SearchStrategy[float]:
     return st.tuples(st.booleans(), magnitudes).map(lambda sm: -sm[1] if sm[0] else sm[1])
 
 
+class LinearityCase(NamedTuple):
+    """Tangents t, s and scalars a, b for `jvp(f, x, a t + b s)`."""
+
+    case: ProgramCase
+    t: tuple[np.ndarray, ...]
+    s: tuple[np.ndarray, ...]
+    a: np.ndarray
+    b: np.ndarray
+
+
 @st.composite
-def linearity_cases(draw, vocabulary: Vocabulary):
-    """(case, t, s, a, b): tangents t, s and scalars a, b for `jvp(f, x, a t + b s)`."""
+def linearity_cases(draw, vocabulary: Vocabulary) -> LinearityCase:
     case = draw(program_cases(vocabulary))
     t = draw(directions(input_shapes_of(case)), label="t")
     s = draw(directions(input_shapes_of(case)), label="s")
     a, b = (np.array(draw(scalars(), label=name)) for name in ("a", "b"))
-    return case, t, s, a, b
+    return LinearityCase(case, t, s, a, b)
+
+
+class HessianCase(NamedTuple):
+    """Loss weights and directions p, q for `<p, H q> == <q, H p>`."""
+
+    case: ProgramCase
+    weights: tuple[np.ndarray, ...]
+    p: tuple[np.ndarray, ...]
+    q: tuple[np.ndarray, ...]
 
 
 @st.composite
-def hessian_cases(draw, vocabulary: Vocabulary):
-    """(case, loss weights, p, q): directions for `<p, H q> == <q, H p>`."""
+def hessian_cases(draw, vocabulary: Vocabulary) -> HessianCase:
     case = draw(program_cases(vocabulary, reverse=True))
     weights = draw(directions(output_shapes_of(case)), label="loss weights")
     p = draw(directions(input_shapes_of(case)), label="p")
-    return case, weights, p, draw(directions(input_shapes_of(case)), label="q")
+    return HessianCase(case, weights, p, draw(directions(input_shapes_of(case)), label="q"))
+
+
+class VmapGradCase(NamedTuple):
+    """vmap of grad: out_axes is valid for every differentiated input (grad's outputs)."""
+
+    case: ProgramCase
+    argnums: int | tuple[int, ...]
+    weights: tuple[np.ndarray, ...]
+    in_axes: int | tuple
+    out_axes: int
+    batched: tuple[np.ndarray, ...]
 
 
 @st.composite
-def vmap_grad_cases(draw, vocabulary: Vocabulary):
-    """(case, argnums, loss weights, in_axes, out_axes, batched inputs) for vmap of grad;
-    out_axes is valid for every differentiated input (grad's outputs)."""
+def vmap_grad_cases(draw, vocabulary: Vocabulary) -> VmapGradCase:
     size = draw(st.integers(2, 3), label="batch size")
     case = draw(program_cases(vocabulary, variants=size, reverse=True))
     nums = draw(argnums(len(case.args)), label="argnums")
@@ -76,29 +112,49 @@ def vmap_grad_cases(draw, vocabulary: Vocabulary):
     in_axes = axes[0] if len(set(axes)) == 1 and draw(st.booleans(), label="one int") else axes
     out_rank = min(case.args[i].ndim for i in argnums_tuple(nums))
     out_axes = choose(draw, batch_axes(out_rank), label="out_axes")
-    return case, nums, weights, in_axes, out_axes, batched
+    return VmapGradCase(case, nums, weights, in_axes, out_axes, batched)
+
+
+class GradVjpCase(NamedTuple):
+    """grad of loss against its vjp from 1.0."""
+
+    case: ProgramCase
+    argnums: int | tuple[int, ...]
+    weights: tuple[np.ndarray, ...]
 
 
 @st.composite
-def grad_vjp_cases(draw, vocabulary: Vocabulary):
-    """(case, argnums, loss weights): grad of loss against its vjp from 1.0."""
+def grad_vjp_cases(draw, vocabulary: Vocabulary) -> GradVjpCase:
     case = draw(program_cases(vocabulary, reverse=True))
     nums = draw(argnums(len(case.args)), label="argnums")
-    return case, nums, draw(directions(output_shapes_of(case)), label="loss weights")
+    return GradVjpCase(case, nums, draw(directions(output_shapes_of(case)), label="loss weights"))
+
+
+class CommuteCase(NamedTuple):
+    """A program and what one transformation needs: its inputs by name (x.. the
+    program's, batched for vmap; t.. tangents, u.. cotangents), its constants by
+    name (w.. loss weights) and its options (in_axes, out_axes, argnums)."""
+
+    case: ProgramCase
+    inputs: dict[str, np.ndarray]
+    constants: dict[str, np.ndarray]
+    options: dict
 
 
 @st.composite
-def commute_cases(draw, vocabulary: Vocabulary, transform: str):
-    """A program and what `transform` needs: (case, inputs, constants, options)."""
+def commute_cases(draw, vocabulary: Vocabulary, transform: str) -> CommuteCase:
     if transform == "vmap":
         case, in_axes, out_axes, batched = draw(vmap_cases(vocabulary))
-        return case, named("x", batched), {}, {"in_axes": in_axes, "out_axes": out_axes}
+        return CommuteCase(case, named("x", batched), {},
+                           {"in_axes": in_axes, "out_axes": out_axes})
     case = draw(program_cases(vocabulary, reverse=transform in ("grad", "vjp")))
     inputs = named("x", case.args)
     if transform == "jvp":
-        return case, inputs | named("t", draw(directions(input_shapes_of(case)))), {}, {}
+        return CommuteCase(case, inputs | named("t", draw(directions(input_shapes_of(case)))),
+                           {}, {})
     if transform == "vjp":
-        return case, inputs | named("u", draw(directions(output_shapes_of(case)))), {}, {}
+        return CommuteCase(case, inputs | named("u", draw(directions(output_shapes_of(case)))),
+                           {}, {})
     nums = draw(argnums(len(case.args)), label="argnums")
     weights = draw(directions(output_shapes_of(case)), label="loss weights")
-    return case, inputs, named("w", weights), {"argnums": nums}
+    return CommuteCase(case, inputs, named("w", weights), {"argnums": nums})

@@ -33,7 +33,17 @@ from strategies.cases import (
     stacked_with_flips,
 )
 from strategies.evaluation import evaluate
+from strategies.identity_cases import (
+    AdjointCase,
+    CommuteCase,
+    GradVjpCase,
+    HessianCase,
+    LinearityCase,
+    VmapGradCase,
+)
 from strategies.program import ProgramCase
+from strategies.stacks import StackCase, batched_input
+from strategies.wrappers import named
 
 # The generator's bounds (strategies/inputs.py): inputs in [-2, 2], directions in [-1, 1].
 INPUT_BOUND = 2.0
@@ -83,9 +93,23 @@ def _directions(arrays, move: Move) -> tuple:
     return tuple(move(a, DIRECTION_BOUND) for a in arrays)
 
 
+def _named_directions(arrays: dict, move: Move) -> dict:
+    return {name: move(a, DIRECTION_BOUND) for name, a in arrays.items()}
+
+
+def _batched(case: ProgramCase, in_axes) -> tuple:
+    return batch_inputs(case, per_input_axes(in_axes, len(case.args)))
+
+
 def _vmap_case(drawn: VmapCase, move: Move) -> VmapCase:
     case = _program_case(drawn.case, move)
-    return drawn._replace(case=case, batched=batch_inputs(case, per_input_axes(drawn)))
+    return drawn._replace(case=case, batched=_batched(case, drawn.in_axes))
+
+
+def _vmap_grad_case(drawn: VmapGradCase, move: Move) -> VmapGradCase:
+    case = _program_case(drawn.case, move)
+    return drawn._replace(case=case, weights=_directions(drawn.weights, move),
+                          batched=_batched(case, drawn.in_axes))
 
 
 def _two_shape_case(drawn: TwoShapeCase, move: Move) -> TwoShapeCase:
@@ -93,14 +117,57 @@ def _two_shape_case(drawn: TwoShapeCase, move: Move) -> TwoShapeCase:
     return TwoShapeCase(case, stacked_with_flips(case.args))
 
 
+def _commute_case(drawn: CommuteCase, move: Move) -> CommuteCase:
+    """The program's inputs x.. rebuilt from the moved case (batched for vmap);
+    tangents, cotangents and loss weights moved."""
+    case = _program_case(drawn.case, move)
+    in_axes = drawn.options.get("in_axes")
+    xs = named("x", case.args if in_axes is None else _batched(case, in_axes))
+    others = {k: v for k, v in drawn.inputs.items() if k not in xs}
+    return drawn._replace(case=case, inputs=xs | _named_directions(others, move),
+                          constants=_named_directions(drawn.constants, move))
+
+
+def _stack_case(drawn: StackCase, move: Move) -> StackCase:
+    """The outermost stage's first inputs rebuilt from the moved case (batched as
+    its vmap layers batch them); its tangents and cotangents, the loss weights
+    and the probes moved."""
+    case = _program_case(drawn.case, move)
+    names = list(drawn.inputs)
+    count = len(case.args)
+    inputs = {name: batched_input(case, drawn.layers, i) for i, name in enumerate(names[:count])}
+    inputs |= {name: move(drawn.inputs[name], DIRECTION_BOUND) for name in names[count:]}
+    probes = {k: _directions(p, move) for k, p in drawn.probes.items()}
+    return drawn._replace(case=case, inputs=inputs,
+                          constants=_named_directions(drawn.constants, move), probes=probes)
+
+
+def _fields(*directions: str, scalars: tuple[str, ...] = ()) -> Callable:
+    """A rule for a case type made of the program case (field `case`), tuples of
+    direction arrays (`directions`) and single direction arrays (`scalars`),
+    everything else kept."""
+
+    def rule(drawn, move: Move):
+        moves = {"case": _program_case(drawn.case, move)}
+        moves |= {name: _directions(getattr(drawn, name), move) for name in directions}
+        moves |= {name: move(getattr(drawn, name), DIRECTION_BOUND) for name in scalars}
+        return drawn._replace(**moves)
+
+    return rule
+
+
 RULES: dict[type, Callable] = {
     ProgramCase: _program_case,
-    JvpCase: lambda d, m: JvpCase(_program_case(d.case, m), _directions(d.tangents, m)),
-    GradCase: lambda d, m: d._replace(case=_program_case(d.case, m),
-                                      weights=_directions(d.weights, m),
-                                      directions=_directions(d.directions, m)),
-    VjpCase: lambda d, m: VjpCase(_program_case(d.case, m), _directions(d.cotangents, m),
-                                  _directions(d.directions, m)),
+    JvpCase: _fields("tangents"),
+    GradCase: _fields("weights", "directions"),
+    VjpCase: _fields("cotangents", "directions"),
     VmapCase: _vmap_case,
     TwoShapeCase: _two_shape_case,
+    AdjointCase: _fields("tangents", "cotangents"),
+    LinearityCase: _fields("t", "s", scalars=("a", "b")),
+    HessianCase: _fields("weights", "p", "q"),
+    GradVjpCase: _fields("weights"),
+    VmapGradCase: _vmap_grad_case,
+    CommuteCase: _commute_case,
+    StackCase: _stack_case,
 }

@@ -362,7 +362,7 @@ def _variant(case: ProgramCase, layers, position: dict) -> tuple[np.ndarray, ...
     return case.variants[flat % len(case.variants)]
 
 
-def _batched_input(case: ProgramCase, layers, i: int) -> np.ndarray:
+def batched_input(case: ProgramCase, layers, i: int) -> np.ndarray:
     """x{i} batched through every vmap layer: element b of level k stacked on its axis.
 
     The outermost vmap stacks last.  Where x{i} is not mapped (axis None) its
@@ -493,7 +493,7 @@ def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...]) -> StackC
     sigs = bare.signatures
     top = sigs[-1]
     n = len(case.args)
-    inputs = {top.names[i]: _batched_input(case, layers, i) for i in range(n)}
+    inputs = {top.names[i]: batched_input(case, layers, i) for i in range(n)}
     free = top.names[n:]
     drawn = draw(directions([top.inputs[n + j] for j in range(len(free))]),
                  label="tangents and cotangents")

@@ -28,7 +28,7 @@ from oracles.sut import resolve
 from strategies.ir import OutOfDomain
 from strategies.moves import moved
 from strategies.vocabulary import vocabulary_for
-from tests import test_grad, test_jit, test_jvp, test_value, test_vmap
+from tests import test_grad, test_identities, test_jit, test_jvp, test_stacks, test_value, test_vmap
 from tests.meta.test_broken_suts import equations_in, saved_reproducer
 
 pytestmark = pytest.mark.meta
@@ -59,26 +59,35 @@ def test_a_rule_right_at_one_point_is_shown_far_from_it(tmp_path):
         assert replay.returncode == 1 and "MISMATCH" in replay.stdout, replay.stdout
 
 
-# Each property whose drawn examples amplification moves, with what it needs.
+# Each property whose drawn examples amplification moves, with its parameters.
 MOVED = [
-    test_value.test_value_matches_numpy_and_reference,
-    test_jvp.test_jvp_matches_finite_differences_and_reference,
-    test_grad.test_grad_matches_finite_differences_and_reference,
-    test_grad.test_vjp_matches_finite_differences_and_reference,
-    test_vmap.test_vmap_matches_loop_and_stack,
-    test_jit.test_jit_matches_eager_and_numpy,
-    test_jit.test_jit_retraces_for_a_new_shape,
+    (test_value.test_value_matches_numpy_and_reference, {}),
+    (test_jvp.test_jvp_matches_finite_differences_and_reference, {}),
+    (test_grad.test_grad_matches_finite_differences_and_reference, {}),
+    (test_grad.test_vjp_matches_finite_differences_and_reference, {}),
+    (test_vmap.test_vmap_matches_loop_and_stack, {}),
+    (test_jit.test_jit_matches_eager_and_numpy, {}),
+    (test_jit.test_jit_retraces_for_a_new_shape, {}),
+    (test_identities.test_jvp_and_vjp_are_adjoint, {}),
+    (test_identities.test_jvp_is_linear_in_the_tangent, {}),
+    (test_identities.test_hessian_of_loss_is_symmetric, {}),
+    (test_identities.test_vmap_of_grad_is_grad_per_example, {}),
+    (test_identities.test_grad_is_vjp_of_unit_cotangent, {}),
+    *[(test_identities.test_jit_commutes_with, {"transform": t})
+      for t in test_identities.TRANSFORMS],
+    (test_stacks.test_stack_layers_match_their_meaning_and_reference, {}),
 ]
 MOVES = [jitter(np.random.default_rng(0), scale) for scale in (0.05, 0.25, 1.0, None)]
 REFIMPL = resolve("refimpl")
 
 
-@pytest.mark.parametrize("prop", MOVED, ids=[p.__name__ for p in MOVED])
+@pytest.mark.parametrize("prop, params", MOVED,
+                         ids=[p.__name__ + "".join(f"-{v}" for v in k.values()) for p, k in MOVED])
 @settings(max_examples=15, derandomize=True, database=None, deadline=None)
 @given(data=st.data())
-def test_moved_examples_pass_on_a_correct_sut(prop, data):
+def test_moved_examples_pass_on_a_correct_sut(prop, params, data):
     body = prop.hypothesis.inner_test
-    fixtures = {"sut": REFIMPL, "vocabulary": vocabulary_for(REFIMPL.unsupported)}
+    fixtures = {"sut": REFIMPL, "vocabulary": vocabulary_for(REFIMPL.unsupported), **params}
     if "reference" in inspect.signature(body).parameters:
         fixtures["reference"] = None
     recording = Recording(data)
