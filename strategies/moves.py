@@ -42,6 +42,7 @@ from strategies.identity_cases import (
     VmapGradCase,
 )
 from strategies.program import ProgramCase
+from strategies.pytree_cases import TransformedPackedCase, VmapPackedCase
 from strategies.stacks import StackCase, batched_input
 from strategies.wrappers import named
 
@@ -128,6 +129,21 @@ def _commute_case(drawn: CommuteCase, move: Move) -> CommuteCase:
                           constants=_named_directions(drawn.constants, move))
 
 
+def _transformed_packed_case(drawn: TransformedPackedCase, move: Move):
+    case = _program_case(drawn.packed.case, move)
+    xs = named("x", case.args)
+    others = {k: v for k, v in drawn.inputs.items() if k not in xs}
+    constants = drawn.constants and _named_directions(drawn.constants, move)
+    return drawn._replace(packed=drawn.packed._replace(case=case),
+                          inputs=xs | _named_directions(others, move), constants=constants)
+
+
+def _vmap_packed_case(drawn: VmapPackedCase, move: Move) -> VmapPackedCase:
+    case = _program_case(drawn.packed.case, move)
+    return drawn._replace(packed=drawn.packed._replace(case=case),
+                          batched=batch_inputs(case, drawn.axes))
+
+
 def _stack_case(drawn: StackCase, move: Move) -> StackCase:
     """The outermost stage's first inputs rebuilt from the moved case (batched as
     its vmap layers batch them); its tangents and cotangents, the loss weights
@@ -170,4 +186,6 @@ RULES: dict[type, Callable] = {
     VmapGradCase: _vmap_grad_case,
     CommuteCase: _commute_case,
     StackCase: _stack_case,
+    TransformedPackedCase: _transformed_packed_case,
+    VmapPackedCase: _vmap_packed_case,
 }

@@ -69,10 +69,19 @@ def transformed_packed_cases(draw, vocabulary: Vocabulary,
     return TransformedPackedCase(packed, transform, inputs, constants, nums, flat_argnums)
 
 
+class VmapPackedCase(NamedTuple):
+    """A packed case valid at every batch element, per-leaf axes, in_axes as prefix
+    trees (source), out_axes, and the inputs batched along their axes."""
+
+    packed: PackedCase
+    axes: tuple
+    in_axes: str
+    out_axes: int
+    batched: tuple
+
+
 @st.composite
-def vmap_packed_cases(draw, vocabulary: Vocabulary):
-    """A packed case valid at every batch element, per-leaf axes, in_axes as prefix trees:
-    (packed, per-input axes, in_axes source, out_axes, batched inputs)."""
+def vmap_packed_cases(draw, vocabulary: Vocabulary) -> VmapPackedCase:
     size = draw(st.integers(2, 3), label="batch size")
     packed = draw(packed_cases(vocabulary, variants=size), label="packed program")
     case = packed.case
@@ -84,4 +93,4 @@ def vmap_packed_cases(draw, vocabulary: Vocabulary):
         entries.append(repr(leaf_axes.pop()) if whole
                        else build(relabel(tree, lambda i: axes[i]), repr))
     in_axes = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
-    return packed, axes, in_axes, draw_out_axes(draw, case), batched
+    return VmapPackedCase(packed, axes, in_axes, draw_out_axes(draw, case), batched)

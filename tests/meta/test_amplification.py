@@ -28,7 +28,16 @@ from oracles.sut import resolve
 from strategies.ir import OutOfDomain
 from strategies.moves import moved
 from strategies.vocabulary import vocabulary_for
-from tests import test_grad, test_identities, test_jit, test_jvp, test_stacks, test_value, test_vmap
+from tests import (
+    test_grad,
+    test_identities,
+    test_jit,
+    test_jvp,
+    test_pytrees,
+    test_stacks,
+    test_value,
+    test_vmap,
+)
 from tests.meta.test_broken_suts import equations_in, saved_reproducer
 
 pytestmark = pytest.mark.meta
@@ -76,6 +85,8 @@ MOVED = [
     *[(test_identities.test_jit_commutes_with, {"transform": t})
       for t in test_identities.TRANSFORMS],
     (test_stacks.test_stack_layers_match_their_meaning_and_reference, {}),
+    (test_pytrees.test_pytree_arguments_and_results_match_the_unpacked_program, {}),
+    (test_pytrees.test_vmap_over_pytrees_with_prefix_in_axes, {}),
 ]
 MOVES = [jitter(np.random.default_rng(0), scale) for scale in (0.05, 0.25, 1.0, None)]
 REFIMPL = resolve("refimpl")
