@@ -1,0 +1,18 @@
+"""Shims that put other implementations of JAX-style transformations under jaxcheck.
+
+Each module here is an SUT in the sense of docs/sut-api.md: it offers the
+contract's surface (`jvp vjp grad vmap jit`, a `numpy` and a `lax`
+namespace) on top of a third-party library, says in its docstring how each
+piece maps onto that library, and lists in `__sut_unsupported__`, with a
+reason beside each entry, what the library cannot do.  A shim is named with
+`--sut suts.<module>`; each has its own tox environment, so the suite's
+environment never carries its library (see tox.ini).
+
+* `suts.autograd`: HIPS autograd (`tox -e autograd`).
+* `suts.dual_numbers`: a toy forward-mode implementation on NumPy, the
+  running example of docs/writing-a-shim.md.
+
+This package is not installed with jaxcheck (pyproject.toml lists the
+packages that are): run the command from the checkout's root, which the
+command puts on its children's path.
+"""
