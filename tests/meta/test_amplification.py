@@ -23,10 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jaxcheck.examples import Recording, Replaying
-from oracles.amplify import jitter, rounded
+from oracles.amplify import MAX_TRIALS, jitter, rounded, search
+from oracles.errors import Mismatch
 from oracles.sut import resolve
 from strategies.ir import OutOfDomain
 from strategies.moves import moved
+from strategies.program import programs
 from strategies.vocabulary import vocabulary_for
 from tests import (
     test_grad,
@@ -44,6 +46,38 @@ pytestmark = pytest.mark.meta
 ROOT = Path(__file__).resolve().parents[2]
 _RATIOS = re.compile(r"Amplified: the shrunk example's error was (\S+) times the tolerance; "
                      r".* it is (\S+) times")
+
+
+def _rule_right_at_zero(drawn: list) -> Mismatch | None:
+    """A stand-in for one run of a property whose SUT gets x**4 / 24 wrong: the
+    error of cos x against its small-angle approximation, tolerance 1e-7."""
+    x = np.max(np.abs(drawn[0].args[0]), initial=0.0)
+    error = abs(np.cos(x) - (1 - x**2 / 2))
+    return Mismatch("", ratio=error / 1e-7, relative=error) if error > 1e-7 else None
+
+
+def _precision_loss(drawn: list) -> Mismatch:
+    """A stand-in for a float32 step: about 3 times the tolerance at every input."""
+    x = float(np.sum(drawn[0].args[0]))
+    return Mismatch("", ratio=3.0 + 0.1 * np.sin(x), relative=3e-7)
+
+
+@settings(max_examples=10, derandomize=True, database=None, deadline=None)
+@given(case=programs(ops=("sin", "add"), min_inputs=1, max_inputs=1, max_eqns=2,
+                     allow_empty=False))
+def test_the_search_moves_inputs_to_where_the_error_is_large_or_says_why_not(case):
+    """The search leaves the shrunk input (1.01 times the tolerance) for one at
+    least 1e3 times it, within the budget; a precision loss is named, not
+    amplified."""
+    shrunk = case._replace(args=(np.full_like(case.args[0], 0.03),),
+                           variants=((np.full_like(case.args[0], 0.03),),))
+    first = Mismatch("", ratio=1.01, relative=1e-7)
+    outcome = search(_rule_right_at_zero, [shrunk], first)
+    assert outcome.tried <= MAX_TRIALS and outcome.drawn is not None, outcome
+    assert outcome.ratio >= 1e3 and "Amplified" in outcome.note(), outcome
+    assert _rule_right_at_zero(outcome.drawn).ratio == outcome.ratio
+    flat = search(_precision_loss, [shrunk], Mismatch("", ratio=3.0, relative=3e-7))
+    assert "a loss of precision" in flat.note(), flat.note()
 
 
 def test_a_rule_right_at_one_point_is_shown_far_from_it(tmp_path):
