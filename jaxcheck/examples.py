@@ -21,8 +21,7 @@ from hypothesis.errors import InvalidArgument
 from oracles import reproducer
 from oracles.amplify import search
 from oracles.errors import Mismatch
-from strategies.ir import OutOfDomain
-from strategies.moves import Unmovable, moved
+from strategies.moves import movable
 
 # JAX keeps the executable of every distinct computation it compiled, in
 # caches that only grow: each generated program brings new computations,
@@ -100,9 +99,7 @@ def _final_run() -> bool:
 def _amplified(run: Callable[[list], None], drawn: list, shrunk: Mismatch) -> Mismatch:
     """The failure at the amplified inputs, with the shrunk example's reproducer
     kept beside its own; `shrunk` itself, with a note, where none is better."""
-    try:
-        [moved(value, lambda x, bound: x) for value in drawn]
-    except (Unmovable, OutOfDomain):
+    if not all(map(movable, drawn)):
         return shrunk
 
     def trial(candidate: list) -> Mismatch | None:

@@ -68,6 +68,11 @@ def moved(drawn, move: Move):
     raise Unmovable(f"no rule moves the inputs of a {type(drawn).__name__}")
 
 
+def movable(drawn) -> bool:
+    """Whether `moved` has a rule for `drawn` (or nothing in it needs one)."""
+    return type(drawn) in RULES or _inert(drawn)
+
+
 def _inert(value) -> bool:
     """Structure only (argnums, axes, labels, flags): nothing to move."""
     if isinstance(value, tuple | list):
