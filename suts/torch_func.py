@@ -1,0 +1,396 @@
+"""A jaxcheck shim for `torch.func` (PyTorch 2.13.0, CPU build): `--sut suts.torch_func`.
+
+The contract is docs/sut-api.md; this module maps it onto torch and adds no
+differentiation or batching of its own, so what the suite finds is torch's.
+
+* `jvp`, `vjp`, `grad`, `vmap` are `torch.func.jvp`, `vjp`, `grad`, `vmap`.
+  JAX's `in_axes`/`out_axes` are `in_dims`/`out_dims` (the same pytree-prefix
+  rules); dict prefixes are re-ordered to the argument's key order, since
+  torch's pytrees compare dicts in insertion order where JAX sorts the keys.
+* At the boundary, NumPy float64 arrays, NumPy scalars and Python floats
+  become float64 tensors (`torch.set_default_dtype(torch.float64)` at import,
+  so Python floats inside programs are float64 too).  Results are left as
+  tensors: a transformation's result may be used inside another one (a
+  program applies `sut.grad` inside an outer `sut.vjp`), so it must keep the
+  outer transformation's tracking; at the top level no transformation is
+  active and `numpy.asarray` converts the plain tensors torch.func returns.
+* `numpy` maps NumPy's signatures onto torch where the semantics differ:
+  `sum(x, axis=())` sums nothing (torch's `dim=()` sums everything),
+  `transpose(x)` reverses the axes, `dot` is NumPy's dot (a tensordot over
+  the last axis of `a` and the second-to-last of `b`), `expand_dims` takes a
+  tuple of axes.
+* `lax.cond` is `torch.cond` where it works, Python control flow elsewhere
+  (measured on this machine, torch 2.13.0+cpu; reproducers in
+  docs/findings.md, section "torch.func"):
+  - eager, no transformation active: `torch.cond` works (about 0.2 s a call
+    with fresh branch functions, each call compiles through dynamo; 4 s for
+    the first of a process).  A branch that returns its operand unchanged is
+    refused by torch.cond ("Encountered aliasing"), so the branches' results
+    are cloned, as its error message advises.
+  - under `torch.func.grad`, `vjp` and `jvp`, `torch.cond` raises
+    (AssertionError "Expected FakeTensor, got <class 'torch.Tensor'>" for
+    grad and vjp; "attempted to apply meta conversion to view functorch
+    tensor" for jvp), so there the shim branches in Python on the concrete
+    predicate.
+  - under `torch.func.vmap`, `torch.cond` works alone but fails once a
+    `vmap(vmap(...))` of a cond ran earlier in the process (TorchRuntimeError
+    "when making fake tensor call"): results depend on call order, so under
+    any transformation the shim branches in Python.  A batched predicate
+    under vmap cannot be read by Python `if`; there both branches run and
+    `torch.where` selects per batch element, as JAX's vmap of cond does.
+  - under `torch.compile` (`jit`), Python's `if` on a tensor is a graph
+    break, which dynamo handles; the shim does not call torch.cond there,
+    since it cannot tell from inside the compiled frame whether a torch.func
+    transformation is active (under which torch.cond fails, as above).
+* `lax.fori_loop`, `while_loop` and `scan` are Python loops (torch has no
+  loop primitive usable under torch.func), so reverse mode through
+  `while_loop` works and `while_loop_reverse` is not declared.  `fori_loop`
+  passes the index as a Python int; `while_loop` reads the predicate with
+  `bool()`, so under vmap its predicate must not be batched (jaxcheck's
+  while loops count with an unbatched float).  A `scan` over zero rows runs
+  the step once on zeros, discarded, to learn the shape of its stacked output.
+* `jit` is `torch.compile(fun, backend="eager")`, measured here: a fresh
+  function compiles in 35-55 ms (150 ms for the first of a process), then
+  costs 20-70 us a call, against 2-3 us eager for `sin(x) * x`; "aot_eager"
+  takes 100 ms per compile.  Under torch.func transformations a compiled
+  function works with fullgraph=False: `grad`, `vjp`, `jvp`, `vmap` of a
+  compiled function and `torch.compile` of `grad`, `vjp`, `jvp`, `vmap` all
+  return; with fullgraph=True `jvp(compiled)` raises ("attempted to apply
+  meta conversion to view functorch tensor"), and with "aot_eager"
+  `grad(compiled)` is refused outright ("Calling torch.func.grad(compiled_fn)
+  function from eager mode is not supported", PyTorch issue 128711) and with
+  fullgraph=False silently runs eagerly.  So: backend "eager", fullgraph
+  False.  A consequence: a Python `if` on a traced value is a graph break, not
+  an error, so `jit` follows the right branch for every input where JAX
+  refuses; and a tensor stored in a list inside a compiled function is a
+  real tensor afterwards.  `static_argnums` is accepted and not needed:
+  dynamo specializes on Python ints and guards on them.
+* `make_jaxpr` is not offered (torch has no equivalent the suite can count
+  equations in), so the cost properties time instead.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import torch
+import torch.func as tf
+from torch.utils import _pytree as pytree
+
+torch.set_default_dtype(torch.float64)
+
+__version__ = f"torch {torch.__version__} (torch.func)"
+
+# Nothing is declared unsupported: every transformation, operation and
+# construct of the contract runs, and reverse mode through while_loop works
+# because the loop is a Python loop that torch's autograd records.
+__sut_unsupported__ = frozenset()
+
+
+# ----------------------------------------------------------------------------- boundary
+
+def _tensor(x):
+    """An operand of a numpy-namespace function as a tensor: float64, or bool for
+    predicates (the result of a comparison of NumPy arrays).
+
+    Python scalars become tensors without passing through NumPy: under
+    `torch.compile(torch.func.grad(f))`, a constant made by `np.asarray(2.0)`
+    whose dtype is then read fails dynamo's fake-tensor conversion
+    (AssertionError "False != True"; docs/findings.md, torch section), where
+    `torch.tensor(2.0)` compiles.  NumPy arrays (the inputs) still convert
+    through NumPy, as a torch user's code would.
+    """
+    if isinstance(x, torch.Tensor):
+        return x
+    if isinstance(x, bool):
+        return torch.tensor(x)
+    if isinstance(x, int | float):
+        return torch.tensor(float(x), dtype=torch.float64)
+    array = np.asarray(x)
+    if array.dtype == np.bool_:
+        return torch.from_numpy(array.copy())
+    return torch.from_numpy(np.array(array, dtype=np.float64))
+
+
+def _leaf_in(x):
+    """A leaf of a transformation's argument: NumPy arrays and floats become float64
+    tensors; tensors, ints, bools and None pass unchanged."""
+    if isinstance(x, np.ndarray | np.generic | float) and not isinstance(x, np.bool_):
+        return torch.tensor(np.asarray(x, dtype=np.float64))
+    return x
+
+
+def _inputs(tree):
+    return pytree.tree_map(_leaf_in, tree)
+
+
+def _like(template, value):
+    """`value` rebuilt with `template`'s container types and dict key order.
+
+    torch's pytrees treat two dicts with the same keys in different insertion
+    order as different structures; JAX sorts the keys.  Cotangents, tangents
+    and axis prefixes drawn for a dict follow JAX, so they are re-ordered to
+    the order torch sees in the function's own arguments or results.
+    """
+    if isinstance(template, dict) and isinstance(value, dict):
+        return {key: _like(template[key], value[key]) for key in template if key in value} | {
+            key: value[key] for key in value if key not in template}
+    if isinstance(template, tuple | list) and isinstance(value, tuple | list) \
+            and len(template) == len(value):
+        return type(value)(_like(t, v) for t, v in zip(template, value))
+    return value
+
+
+# ----------------------------------------------------------------------------- transformations
+
+def jvp(fun, primals, tangents):
+    """`torch.func.jvp`: (out, tangent_out)."""
+    primals = tuple(_inputs(tuple(primals)))
+    tangents = _like(primals, tuple(_inputs(tuple(tangents))))
+    return tf.jvp(fun, primals, tangents)
+
+
+def vjp(fun, *primals):
+    """`torch.func.vjp`: (out, pullback), pullback(cotangent) a tuple per primal."""
+    out, pullback = tf.vjp(fun, *_inputs(primals))
+
+    def vjp_fun(cotangent):
+        return pullback(_like(out, _inputs(cotangent)))
+
+    return out, vjp_fun
+
+
+def grad(fun, argnums=0):
+    """`torch.func.grad` (an int argnums gives one gradient, a tuple a tuple)."""
+    transformed = tf.grad(fun, argnums=argnums)
+
+    @functools.wraps(fun)
+    def gradient(*args):
+        return transformed(*_inputs(args))
+
+    return gradient
+
+
+def vmap(fun, in_axes=0, out_axes=0):
+    """`torch.func.vmap` with JAX's axes: in_axes -> in_dims, out_axes -> out_dims."""
+    in_dims = tuple(in_axes) if isinstance(in_axes, list) else in_axes
+
+    @functools.wraps(fun)
+    def batched(*args):
+        args = _inputs(args)
+        dims = _like(args, in_dims) if isinstance(in_dims, tuple) else in_dims
+        return tf.vmap(fun, in_dims=dims, out_dims=out_axes)(*args)
+
+    return batched
+
+
+def jit(fun, static_argnums=()):
+    """`torch.compile(fun, backend="eager")`: see the module docstring for why this
+    backend and what it costs.  Arguments become tensors first, so dynamo never
+    traces NumPy arrays through its own NumPy emulation."""
+    compiled = torch.compile(fun, backend="eager")
+
+    @functools.wraps(fun)
+    def call(*args):
+        return compiled(*_inputs(args))
+
+    return call
+
+
+# ----------------------------------------------------------------------------- numpy
+
+class _Numpy:
+    """The contract's NumPy-signature functions on torch tensors (float64)."""
+
+    @staticmethod
+    def add(x, y):
+        return torch.add(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def subtract(x, y):
+        return torch.sub(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def multiply(x, y):
+        return torch.mul(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def divide(x, y):
+        return torch.div(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def negative(x):
+        return torch.neg(_tensor(x))
+
+    @staticmethod
+    def sin(x):
+        return torch.sin(_tensor(x))
+
+    @staticmethod
+    def cos(x):
+        return torch.cos(_tensor(x))
+
+    @staticmethod
+    def tanh(x):
+        return torch.tanh(_tensor(x))
+
+    @staticmethod
+    def exp(x):
+        return torch.exp(_tensor(x))
+
+    @staticmethod
+    def log(x):
+        return torch.log(_tensor(x))
+
+    @staticmethod
+    def sqrt(x):
+        return torch.sqrt(_tensor(x))
+
+    @staticmethod
+    def sum(x, axis=None):
+        """NumPy's sum: axis None sums all, () sums none (torch's dim=() sums all)."""
+        x = _tensor(x)
+        if axis is None:
+            return torch.sum(x)
+        if isinstance(axis, tuple | list) and len(axis) == 0:
+            return x.clone()
+        return torch.sum(x, dim=axis)
+
+    @staticmethod
+    def transpose(x, axes=None):
+        """NumPy's transpose: no axes reverses them."""
+        x = _tensor(x)
+        return x.permute(tuple(axes) if axes is not None else tuple(range(x.ndim))[::-1])
+
+    @staticmethod
+    def reshape(x, shape):
+        return torch.reshape(_tensor(x), (shape,) if isinstance(shape, int) else tuple(shape))
+
+    @staticmethod
+    def broadcast_to(x, shape):
+        return torch.broadcast_to(_tensor(x), (shape,) if isinstance(shape, int) else
+                                  tuple(shape))
+
+    @staticmethod
+    def expand_dims(x, axis):
+        """NumPy's expand_dims: `axis` an int or a tuple, positions in the result."""
+        x = _tensor(x)
+        axes = axis if isinstance(axis, tuple | list) else (axis,)
+        rank = x.ndim + len(axes)
+        for position in sorted(a % rank for a in axes):
+            x = x.unsqueeze(position)
+        return x
+
+    @staticmethod
+    def matmul(x, y):
+        return torch.matmul(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def dot(x, y):
+        """NumPy's dot: a product with a scalar, else a sum over the last axis of x and
+        the second-to-last of y (the only axis of a vector y)."""
+        x, y = _tensor(x), _tensor(y)
+        if x.ndim == 0 or y.ndim == 0:
+            return torch.mul(x, y)
+        return torch.tensordot(x, y, dims=([x.ndim - 1], [max(y.ndim - 2, 0)]))
+
+    @staticmethod
+    def where(condition, x, y):
+        return torch.where(_tensor(condition), _tensor(x), _tensor(y))
+
+    @staticmethod
+    def greater(x, y):
+        return torch.gt(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def less(x, y):
+        return torch.lt(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def maximum(x, y):
+        return torch.maximum(_tensor(x), _tensor(y))
+
+    @staticmethod
+    def concatenate(arrays, axis=0):
+        return torch.cat([_tensor(a) for a in arrays], dim=axis)
+
+
+numpy = _Numpy()
+
+
+# ----------------------------------------------------------------------------- lax
+
+def _transformed() -> bool:
+    """Whether a torch.func transformation (grad, jvp, vjp, vmap) is active."""
+    return torch._C._functorch.peek_interpreter_stack() is not None
+
+
+def _cloned(branch):
+    """`branch` with fresh results: torch.cond refuses a branch that returns its input."""
+    def fresh(*operands):
+        return pytree.tree_map(lambda v: v.clone() if isinstance(v, torch.Tensor) else v,
+                               branch(*operands))
+    return fresh
+
+
+class _Lax:
+    """Control flow: torch.cond where it works, Python elsewhere (module docstring)."""
+
+    @staticmethod
+    def cond(pred, true_fun, false_fun, *operands):
+        operands = _inputs(operands)
+        if isinstance(pred, bool | np.bool_):
+            return (true_fun if pred else false_fun)(*operands)
+        pred = _tensor(pred)
+        if not torch.compiler.is_compiling() and not _transformed():
+            return torch.cond(pred, _cloned(true_fun), _cloned(false_fun), tuple(operands))
+        try:
+            taken = bool(pred)
+        except RuntimeError as exc:  # a batched predicate under vmap: run both, select
+            if "data-dependent control flow" not in str(exc):
+                raise
+            taken_true, taken_false = true_fun(*operands), false_fun(*operands)
+            leaves, spec = pytree.tree_flatten(taken_true)
+            others = pytree.tree_flatten(taken_false)[0]
+            return pytree.tree_unflatten(
+                [torch.where(pred, a, b) for a, b in zip(leaves, others)], spec)
+        return (true_fun if taken else false_fun)(*operands)
+
+    @staticmethod
+    def fori_loop(lower, upper, body_fun, init_val):
+        value = _inputs(init_val)
+        for i in range(int(lower), int(upper)):
+            value = body_fun(i, value)
+        return value
+
+    @staticmethod
+    def while_loop(cond_fun, body_fun, init_val):
+        value = _inputs(init_val)
+        while bool(cond_fun(value)):
+            value = body_fun(value)
+        return value
+
+    @staticmethod
+    def scan(f, init, xs):
+        """(final carry, ys stacked on a new leading axis) over the leading axis of xs."""
+        carry = _inputs(init)
+        leaves, spec = pytree.tree_flatten(_inputs(xs))
+        length = leaves[0].shape[0]
+        rows = [pytree.tree_unflatten([leaf[i] for leaf in leaves], spec) for i in range(length)]
+        if length == 0:  # one step on zeros, only for the shapes of ys
+            zeros = pytree.tree_unflatten([leaf.new_zeros(leaf.shape[1:]) for leaf in leaves],
+                                          spec)
+            _, y = f(carry, zeros)
+            return carry, pytree.tree_map(lambda v: _tensor(v).unsqueeze(0)[:0], y)
+        ys = []
+        for row in rows:
+            carry, y = f(carry, row)
+            ys.append(y)
+        y_leaves = [pytree.tree_flatten(y)[0] for y in ys]
+        y_spec = pytree.tree_flatten(ys[0])[1]
+        stacked = [torch.stack([_tensor(v) for v in column]) for column in zip(*y_leaves)]
+        return carry, pytree.tree_unflatten(stacked, y_spec)
+
+
+lax = _Lax()
