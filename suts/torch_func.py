@@ -21,7 +21,7 @@ differentiation or batching of its own, so what the suite finds is torch's.
   tuple of axes.
 * `lax.cond` is `torch.cond` where it works, Python control flow elsewhere
   (measured on this machine, torch 2.13.0+cpu; reproducers in
-  docs/findings.md, section "torch.func"):
+  docs/findings-torch.md, sections 1-2):
   - eager, no transformation active: `torch.cond` works (about 0.2 s a call
     with fresh branch functions, each call compiles through dynamo; 4 s for
     the first of a process).  A branch that returns its operand unchanged is
@@ -97,7 +97,7 @@ def _tensor(x):
     Python scalars become tensors without passing through NumPy: under
     `torch.compile(torch.func.grad(f))`, a constant made by `np.asarray(2.0)`
     whose dtype is then read fails dynamo's fake-tensor conversion
-    (AssertionError "False != True"; docs/findings.md, torch section), where
+    (AssertionError "False != True"; docs/findings-torch.md, section 4), where
     `torch.tensor(2.0)` compiles.  NumPy arrays (the inputs) still convert
     through NumPy, as a torch user's code would.
     """
