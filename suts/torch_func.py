@@ -94,30 +94,32 @@ def _tensor(x):
     """An operand of a numpy-namespace function as a tensor: float64, or bool for
     predicates (the result of a comparison of NumPy arrays).
 
-    Python scalars become tensors without passing through NumPy: under
-    `torch.compile(torch.func.grad(f))`, a constant made by `np.asarray(2.0)`
-    whose dtype is then read fails dynamo's fake-tensor conversion
-    (AssertionError "False != True"; docs/findings-torch.md, section 4), where
-    `torch.tensor(2.0)` compiles.  NumPy arrays (the inputs) still convert
-    through NumPy, as a torch user's code would.
+    Nothing here reads a NumPy array's attributes: these functions also run
+    inside dynamo (torch.compile, and torch.cond, which captures its branches
+    whole), where NumPy arrays are traced and `ndarray.dtype` is unsupported
+    (under torch.cond, an UncapturedHigherOrderOpError), and where a constant
+    made by `np.asarray(2.0)` whose dtype is then read breaks
+    `torch.compile(torch.func.grad(f))` (docs/findings-torch.md, section 4).
     """
     if isinstance(x, torch.Tensor):
         return x
-    if isinstance(x, bool):
-        return torch.tensor(x)
-    if isinstance(x, int | float):
+    if isinstance(x, (bool, np.bool_)):
+        return torch.tensor(bool(x))
+    if isinstance(x, (int, float)):
         return torch.tensor(float(x), dtype=torch.float64)
-    array = np.asarray(x)
-    if array.dtype == np.bool_:
-        return torch.from_numpy(array.copy())
-    return torch.from_numpy(np.array(array, dtype=np.float64))
+    return _float64(torch.as_tensor(x))
+
+
+def _float64(t):
+    """`t` in float64, unless it holds booleans."""
+    return t if t.dtype in (torch.bool, torch.float64) else t.to(torch.float64)
 
 
 def _leaf_in(x):
     """A leaf of a transformation's argument: NumPy arrays and floats become float64
     tensors; tensors, ints, bools and None pass unchanged."""
-    if isinstance(x, np.ndarray | np.generic | float) and not isinstance(x, np.bool_):
-        return torch.tensor(np.asarray(x, dtype=np.float64))
+    if isinstance(x, (np.ndarray, np.generic, float)) and not isinstance(x, (bool, np.bool_)):
+        return _tensor(x)
     return x
 
 
@@ -136,7 +138,7 @@ def _like(template, value):
     if isinstance(template, dict) and isinstance(value, dict):
         return {key: _like(template[key], value[key]) for key in template if key in value} | {
             key: value[key] for key in value if key not in template}
-    if isinstance(template, tuple | list) and isinstance(value, tuple | list) \
+    if isinstance(template, (tuple, list)) and isinstance(value, (tuple, list)) \
             and len(template) == len(value):
         return type(value)(_like(t, v) for t, v in zip(template, value))
     return value
@@ -253,7 +255,7 @@ class _Numpy:
         x = _tensor(x)
         if axis is None:
             return torch.sum(x)
-        if isinstance(axis, tuple | list) and len(axis) == 0:
+        if isinstance(axis, (tuple, list)) and len(axis) == 0:
             return x.clone()
         return torch.sum(x, dim=axis)
 
@@ -276,7 +278,7 @@ class _Numpy:
     def expand_dims(x, axis):
         """NumPy's expand_dims: `axis` an int or a tuple, positions in the result."""
         x = _tensor(x)
-        axes = axis if isinstance(axis, tuple | list) else (axis,)
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
         rank = x.ndim + len(axes)
         for position in sorted(a % rank for a in axes):
             x = x.unsqueeze(position)
@@ -340,7 +342,7 @@ class _Lax:
     @staticmethod
     def cond(pred, true_fun, false_fun, *operands):
         operands = _inputs(operands)
-        if isinstance(pred, bool | np.bool_):
+        if isinstance(pred, (bool, np.bool_)):
             return (true_fun if pred else false_fun)(*operands)
         pred = _tensor(pred)
         if not torch.compiler.is_compiling() and not _transformed():
