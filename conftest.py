@@ -51,6 +51,9 @@ def pytest_addoption(parser):
                          "'none', or 'auto' (refimpl; JAX when the SUT is refimpl)")
     group.addoption("--sut-timeout", type=float, default=DEFAULT_TIMEOUT,
                     help="seconds one SUT call may take before it counts as hung (0: no limit)")
+    group.addoption("--max-shrinks", type=int, default=None, metavar="N",
+                    help="stop shrinking a failure after N successful shrinks (Hypothesis: "
+                         "500); the meta-tests bound their slowest rows with it")
     group.addoption("--reproducers", default=reproducer.DIRECTORY, metavar="DIR",
                     help="where failing properties' reproducers are saved, relative to the "
                          f"directory pytest runs in (default: {reproducer.DIRECTORY})")
@@ -68,11 +71,22 @@ def _shrink_until_done() -> None:
     engine.MAX_SHRINKING_SECONDS = math.inf
 
 
+def _shrink_at_most(successful: int) -> None:
+    """Stop shrinking after `successful` shrinks, by the engine's other module
+    constant (`MAX_SHRINKS`, 500): a count, so the result is the same on any machine."""
+    if not hasattr(engine, "MAX_SHRINKS"):
+        raise pytest.UsageError(f"hypothesis {hypothesis.__version__} has no "
+                                "engine.MAX_SHRINKS: --max-shrinks cannot be honoured")
+    engine.MAX_SHRINKS = successful
+
+
 def pytest_configure(config):
     for marker, description in MARKERS.items():
         config.addinivalue_line("markers", f"{marker}: {description}")
     if config.getoption("--hypothesis-profile") in profiles.UNTIMED_SHRINKING:
         _shrink_until_done()
+    if config.getoption("--max-shrinks") is not None:
+        _shrink_at_most(config.getoption("--max-shrinks"))
     config.jaxcheck_memory = MemoryBound()
     timeout = config.getoption("--sut-timeout")
     try:

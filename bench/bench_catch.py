@@ -4,9 +4,12 @@ For every row of `tests/meta/test_broken_suts.py::CATCHES`, runs that property
 with the broken shim as SUT as the meta-test does, under the derandomized
 `catch` profile (so a rerun gives the same figures), and reads examples and
 seconds until the first failure (`bench/first_failure.py`), the shrink phase
-from Hypothesis's statistics, and the equations left in the saved reproducer.
+from Hypothesis's statistics, the equations left in the saved reproducer,
+and what amplification made of a value mismatch (oracles/amplify.py): the
+error-to-tolerance ratio of the shrunk and of the amplified example.
 
-    python bench/bench_catch.py            # prints and writes docs/benchmarks.md
+    python bench/bench_catch.py               # every row shrunk to the end
+    python bench/bench_catch.py --as-pushed   # as the meta-test runs them (Catch.shrinks)
 """
 
 from __future__ import annotations
@@ -32,13 +35,30 @@ from tests.meta.test_broken_suts import (  # noqa: E402
 _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\):\n\s+- Typical runtimes[^\n]*\n"
                     r"\s+- (\d+) passing(?: examples?)?, (\d+) failing(?: examples?)?,(?: and)? "
                     r"(\d+) invalid")
+_SUCCESSFUL = re.compile(r"Tried \d+ shrinks of which (\d+) were successful")
 _FIRST = re.compile(re.escape(MARK) + r" \S+ example (\d+) after ([\d.]+) s")
+_AMPLIFIED = re.compile(r"Amplified: the shrunk example's error was (\S+) times the tolerance; "
+                        r".*? it is (\S+) times \(\d+ input sets tried in ([\d.]+) s\)")
+_NOT_AMPLIFIED = re.compile(r"Not amplified: .*?(\S+) times the tolerance.*?in ([\d.]+) s\)")
 
 
-def catch(row) -> dict:
+def amplification(output: str) -> tuple[float, float, float] | None:
+    """(shrunk ratio, amplified ratio, seconds), from the failure's message."""
+    found = _AMPLIFIED.search(output)
+    if found:
+        return tuple(map(float, found.groups()))
+    found = _NOT_AMPLIFIED.search(output)
+    if found:
+        ratio, seconds = map(float, found.groups())
+        return ratio, ratio, seconds
+    return None
+
+
+def catch(row, as_pushed: bool) -> dict:
     started = time.perf_counter()
     done = run_property(row.shim, row.prop, "--hypothesis-show-statistics",
-                        "-p", "bench.first_failure", *row.options, param=row.param)
+                        "-p", "bench.first_failure", *row.options,
+                        param=row.param, shrinks=row.shrinks if as_pushed else None)
     phases = {m.group(1): (float(m.group(2)), sum(map(int, m.group(3, 4, 5))))
               for m in _PHASE.finditer(done.stdout)}
     first = _FIRST.search(done.stdout)
@@ -48,48 +68,64 @@ def catch(row) -> dict:
     return dict(shim=row.shim.rsplit(".", 1)[1], prop=prop, caught=done.returncode == 1,
                 find=(float(first.group(2)), int(first.group(1))) if first else (float("nan"), 0),
                 shrink=phases.get("shrink", (float("nan"), 0)),
+                successful=int(m.group(1)) if (m := _SUCCESSFUL.search(done.stdout)) else 0,
                 equations=equations_in(script) if script else None,
-                wall=time.perf_counter() - started)
+                amplified=amplification(done.stdout), wall=time.perf_counter() - started)
 
 
 def table(rows) -> str:
     lines = ["| broken SUT | property | caught | examples to find | s to find | "
-             "shrink steps | s to shrink | equations left | s in all |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+             "shrink steps | successful | s to shrink | equations left | ratio shrunk | "
+             "ratio amplified | s amplifying | s in all |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
+        shrunk, amplified, seconds = (
+            (f"{x:.3g}" for x in r["amplified"]) if r["amplified"] else ("", "", ""))
         lines.append(f"| `{r['shim']}` | `{r['prop']}` | {'yes' if r['caught'] else 'NO'} | "
                      f"{r['find'][1]} | {r['find'][0]:.1f} | {r['shrink'][1]} | "
-                     f"{r['shrink'][0]:.1f} | {r['equations']} | {r['wall']:.0f} |")
+                     f"{r['successful']} | {r['shrink'][0]:.1f} | {r['equations']} | "
+                     f"{shrunk} | {amplified} | "
+                     f"{seconds} | {r['wall']:.0f} |")
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--as-pushed", action="store_true",
+                        help="bound shrinking as the meta-test does (Catch.shrinks)")
     args = parser.parse_args()
     rows = []
     for number, row in enumerate(CATCHES, 1):
-        rows.append(catch(row))
+        rows.append(catch(row, args.as_pushed))
         print(f"[{number}/{len(CATCHES)}] {row.shim} {rows[-1]['prop']}: "
               f"{'caught' if rows[-1]['caught'] else 'NOT caught'}, {rows[-1]['wall']:.0f} s",
               file=sys.stderr, flush=True)
+    how = ("as the meta-test runs it on every push (a row with `Catch.shrinks` stops "
+           "after that many successful shrinks)" if args.as_pushed else
+           "as the meta-test runs it, but every row shrunk to the end")
     body = "\n".join([
-        "## Time to find a bug",
+        "## Time to find a bug" + (" (as pushed)" if args.as_pushed else ""),
         "",
         "Each deliberately broken SUT of `tests/broken/` against the property that must catch "
-        "it, run as the meta-test runs it: `catch` profile (derandomized, and free of "
-        "Hypothesis's clocks: it stops at the first failure and shrinks it until nothing is left "
-        "to try or 500 shrinks have succeeded, so every column but the seconds reproduces on any "
-        "machine).  *Examples to find* counts test cases up to and including the first failure "
-        "(read by `bench/first_failure.py`); *shrink steps* and *s to shrink* are Hypothesis's "
-        "shrink phase; *s in all* is the whole child run, what the row costs CI.",
+        f"it, {how}: `catch` profile (derandomized, and free of Hypothesis's clocks: it stops "
+        "at the first failure and shrinks it until nothing is left to try or 500 shrinks have "
+        "succeeded, so every column but the seconds reproduces on any machine).  "
+        "*Examples to find* counts test cases up to and including "
+        "the first failure (read by `bench/first_failure.py`); *shrink steps* (of which "
+        "*successful*) and *s to shrink* are Hypothesis's shrink phase; *ratio shrunk* and "
+        "*ratio amplified* are a value "
+        "mismatch's error over its tolerance before and after amplification (the same where "
+        "no input tried did better; blank for a failure that is not a value mismatch); *s in "
+        "all* is the whole child run.",
         "",
         table(rows),
         "",
         f"Machine: {machine()}.  ",
-        "Command: `python bench/bench_catch.py`.",
+        "Command: `python bench/bench_catch.py" + (" --as-pushed`." if args.as_pushed else "`."),
     ])
-    publish("catch", body, write=not args.no_write)
+    publish("catch-as-pushed" if args.as_pushed else "catch", body,
+            write=not args.no_write)
 
 
 if __name__ == "__main__":

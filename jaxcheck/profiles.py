@@ -9,9 +9,14 @@ broken SUT's bug (tests/meta/test_broken_suts.py).
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
-_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# No explain phase: after a failure it reruns the example under sys.settrace to
+# list the lines only failing runs executed.  Through JAX's tracing code that
+# costs 30-100 s per failure (a broken-SUT row: 96 s with it, 0.8 s without),
+# and the lines it lists are jaxcheck's comparison code, not the SUT's bug.
+_PHASES = [phase for phase in Phase if phase is not Phase.explain]
+_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], phases=_PHASES)
 
 PROFILES = {
     "ci": dict(max_examples=60, derandomize=True, database=None, print_blob=False),
@@ -23,8 +28,8 @@ PROFILES = {
     # looks for other bugs for up to 10 s (report_multiple_bugs=False stops at
     # the first failure, found by count), and it stops shrinking after 300 s
     # (conftest lifts that for UNTIMED_SHRINKING; the count limit of 500
-    # successful shrinks stays).  Why, measured: docs/benchmarks.md, "Time to
-    # find a bug".
+    # successful shrinks stays, and `--max-shrinks` lowers it).  Why,
+    # measured: docs/benchmarks.md, "Time to find a bug".
     "catch": dict(max_examples=500, derandomize=True, database=None, print_blob=False,
                   report_multiple_bugs=False),
 }
