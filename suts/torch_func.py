@@ -49,13 +49,16 @@ differentiation or batching of its own, so what the suite finds is torch's.
   `bool()`, so under vmap its predicate must not be batched (jaxcheck's
   while loops count with an unbatched float).  A `scan` over zero rows runs
   the step once on zeros, discarded, to learn the shape of its stacked output.
-* `jit` is `torch.compile(fun, backend="eager")`, measured here: a fresh
-  function compiles in 35-55 ms (150 ms for the first of a process), then
-  costs 20-70 us a call, against 2-3 us eager for `sin(x) * x`; "aot_eager"
-  takes 100 ms per compile.  Under torch.func transformations a compiled
-  function works with fullgraph=False: `grad`, `vjp`, `jvp`, `vmap` of a
-  compiled function and `torch.compile` of `grad`, `vjp`, `jvp`, `vmap` all
-  return; with fullgraph=True `jvp(compiled)` raises ("attempted to apply
+* `jit` is `torch.compile(fun, backend="eager")`, measured here (2 cores
+  shared with other work, so the figures move with the load): a fresh
+  function compiles in 35-55 ms on a quiet machine and 115-275 ms under
+  load, 150-230 ms for the first of a process; a compiled call of
+  `sin(x) * x` on two elements then costs about twice an eager one (44 us
+  against 22 us, under load); "aot_eager" takes about 100 ms per compile.
+  Under torch.func transformations, with fullgraph=False, `grad`, `vjp`,
+  `jvp`, `vmap` of a compiled `sin(x) * x` and `torch.compile` of `grad`,
+  `vjp`, `jvp`, `vmap` all return (the suite then found where they do not:
+  docs/findings-torch.md, sections 3, 4, 8 and 9); with fullgraph=True `jvp(compiled)` raises ("attempted to apply
   meta conversion to view functorch tensor"), and with "aot_eager"
   `grad(compiled)` is refused outright ("Calling torch.func.grad(compiled_fn)
   function from eager mode is not supported", PyTorch issue 128711) and with
