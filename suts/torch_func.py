@@ -58,8 +58,9 @@ differentiation or batching of its own, so what the suite finds is torch's.
   Under torch.func transformations, with fullgraph=False, `grad`, `vjp`,
   `jvp`, `vmap` of a compiled `sin(x) * x` and `torch.compile` of `grad`,
   `vjp`, `jvp`, `vmap` all return (the suite then found where they do not:
-  docs/findings-torch.md, sections 3, 4, 8 and 9); with fullgraph=True `jvp(compiled)` raises ("attempted to apply
-  meta conversion to view functorch tensor"), and with "aot_eager"
+  docs/findings-torch.md, sections 3, 4, 8 and 9); with fullgraph=True
+  `jvp(compiled)` raises ("attempted to apply meta conversion to view
+  functorch tensor"), and with "aot_eager"
   `grad(compiled)` is refused outright ("Calling torch.func.grad(compiled_fn)
   function from eager mode is not supported", PyTorch issue 128711) and with
   fullgraph=False silently runs eagerly.  So: backend "eager", fullgraph
