@@ -13,6 +13,7 @@ import numpy as np
 
 from oracles.experiment import case_experiment
 from oracles.sut import Sut
+from oracles.verify import verify_returns
 from strategies import wrappers
 from strategies.program import ProgramCase
 
@@ -24,7 +25,8 @@ def stacked(per_element, out_axes: int) -> tuple[np.ndarray, ...]:
 
 def looped(sut: Sut, case: ProgramCase, out_axes: int) -> tuple[np.ndarray, ...]:
     """Run f on each input variant with the SUT, stack each output along out_axes."""
-    per_variant = [case_experiment(case._replace(args=args), wrappers.value(case.program),
-                                   "f(x)").result_on(sut)
+    per_variant = [verify_returns(sut, case_experiment(case._replace(args=args),
+                                                       wrappers.value(case.program), "f(x)"),
+                                  "f on one batch element, as the loop vmap is held to runs it")
                    for args in case.variants]
     return stacked(per_variant, out_axes)

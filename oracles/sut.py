@@ -49,8 +49,13 @@ ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace)
 
 # Features an SUT may declare in `__sut_unsupported__` beyond the names above.
 # while_loop_reverse: reverse-mode differentiation (grad, vjp) through
-# lax.while_loop, whose trip count is unknown until it runs.
-EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse")
+# lax.while_loop, whose trip count is unknown until it runs.  jit_staging: jit
+# traces f with abstract values, so a Python branch on a traced value raises
+# (a jit that runs f as it is, autograd's, cannot).  leak_check: a tracer
+# that escapes its transformation raises when used after it (autograd's boxes
+# keep working).
+EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse", "jit_staging",
+                  "leak_check")
 
 # What an alias is known not to offer, declared for it since it cannot declare
 # it itself: JAX raises on reverse mode through while_loop, by design.

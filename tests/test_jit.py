@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from oracles.experiment import case_experiment
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
-from oracles.verify import verify
+from oracles.verify import verify, verify_returns
 from strategies import wrappers
 from strategies.cases import inputs_of, program_cases, two_shape_cases
 from strategies.evaluation import evaluate
@@ -18,7 +18,8 @@ from strategies.evaluation import evaluate
 @given(data=st.data())
 def test_jit_matches_eager_and_numpy(sut, vocabulary, data):
     case = data.draw(program_cases(vocabulary), label="case")
-    eager = case_experiment(case, wrappers.value(case.program), "f(x) eagerly").result_on(sut)
+    eager = verify_returns(sut, case_experiment(case, wrappers.value(case.program),
+                                                "f(x) eagerly"), "f eagerly, which jit must equal")
     exp = case_experiment(case, wrappers.jit(case.program), "jit(f)(x)")
     verify(sut, exp, Expectation(eager, f"{sut.name} eager", EXACT),
            Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT))
@@ -40,7 +41,7 @@ def test_jit_retraces_for_a_new_shape(sut, vocabulary, data):
 def test_jit_retraces_for_a_new_static_argument(sut, vocabulary, data, ks):
     case = data.draw(program_cases(vocabulary), label="case")
     eager = case_experiment(case, wrappers.eager_static(case.program, ks), "eager")
-    expected = tuple(np.asarray(v) for v in eager.result_on(sut))
+    expected = tuple(np.asarray(v) for v in verify_returns(sut, eager, "f eagerly with each k"))
     exp = case_experiment(case, wrappers.jit_static(case.program, ks),
                           f"jit(scaled, static_argnums) with k={ks[0]!r} then k={ks[1]!r}")
     verify(sut, exp, Expectation(expected, f"{sut.name} eager, each k", EXACT))

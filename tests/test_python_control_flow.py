@@ -91,7 +91,7 @@ BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced ar
                     "one branch for every input")
 
 
-@pytest.mark.needs("jit")
+@pytest.mark.needs("jit", "jit_staging")
 @given(data=st.data())
 def test_jit_refuses_a_python_branch_on_a_traced_value(sut, vocabulary, data):
     """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead."""
