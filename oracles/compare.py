@@ -66,6 +66,10 @@ def _worst(i, actual, expected, tol, error) -> tuple[float, float, str]:
     at = f" at index {tuple(int(k) for k in worst)}" if worst else ""
     bound = float(np.broadcast_to(limit, np.shape(actual))[worst])
     ratio = float(np.asarray(excess)[worst])
+    if np.isnan(a) or np.isnan(e):  # NaN is never close, even to NaN: inputs keep off poles
+        return ratio, float(rel_err), (
+            f"output {i}{at}: got {a!r}, but should be {e!r}: NaN, where every value of a "
+            f"generated program is finite (inputs keep off every pole and domain edge)")
     return ratio, float(rel_err), (
         f"output {i}{at}: got {a!r}, but should be {e!r} (abs error {abs_err:.3g}, "
         f"{ratio:.3g} times the allowed {bound:.3g}; rel error {rel_err:.3g})")
