@@ -40,7 +40,9 @@ class Experiment:
     def result_on(self, sut: Sut) -> tuple[np.ndarray, ...]:
         """The call's result on `sut`, flattened to a tuple of float64 arrays."""
         __tracebackhide__ = True
-        namespace = {"sut": sut.api}
+        # Named as the reproducer runs it: a compiler that reads the module's
+        # name (torch.compile's dynamo does) meets the same globals either way.
+        namespace = {"sut": sut.api, "__name__": "__main__"}
         guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
         with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
             try:

@@ -286,7 +286,8 @@ def _render_vjp(layer, level, sig, inner_sig):
 
 
 def _render_grad(layer, level, sig, inner_sig):
-    terms = " + ".join(f"jnp.sum(out[{j}] * w{level}_{j})" for j in range(len(inner_sig.outputs)))
+    terms = " + ".join(f"jnp.sum(jnp.multiply(out[{j}], w{level}_{j}))"  # as wrappers.loss
+                       for j in range(len(inner_sig.outputs)))
     loss = define(f"loss{level}", sig.names, [f"out = g{level - 1}({_params(sig)})",
                                               f"return {terms}"])
     call = f"sut.grad(loss{level}, argnums={layer.argnums!r})({_params(sig)})"

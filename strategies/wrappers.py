@@ -71,7 +71,10 @@ def jvp(program: Program) -> Wrapper:
 def loss(program: Program) -> str:
     """`loss = sum_k <w_k, f_k>`: the scalar function grad differentiates."""
     xs, ys, ws = _args(program), names("y", len(program.outputs)), names("w", len(program.outputs))
-    terms = " + ".join(f"jnp.sum({y} * {w})" for y, w in zip(ys, ws))
+    # jnp.multiply, not `*`: a NumPy array (the weight) may meet an SUT value only
+    # as an argument of the SUT's own functions (torch refuses tensor * ndarray
+    # under grad: docs/findings.md)
+    terms = " + ".join(f"jnp.sum(jnp.multiply({y}, {w}))" for y, w in zip(ys, ws))
     return define("loss", xs, [_unpack(program, xs), f"return {terms}"])
 
 
@@ -195,7 +198,9 @@ def jvp_linearity_sides(program: Program) -> tuple[Wrapper, Wrapper]:
     separately = define("separately", xs + ts + ss, [
         f"along_t = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})[1]')}",
         f"along_s = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ss)})[1]')}",
-        "return tuple(a * jt + b * js for jt, js in zip(along_t, along_s))",
+        # in NumPy: the contract promises outputs that np.asarray converts, not
+        # arithmetic between them and NumPy arrays (torch refuses ndarray * tensor)
+        "return tuple(a * np.asarray(jt) + b * np.asarray(js) for jt, js in zip(along_t, along_s))",
     ])
     source = combined + "\n\n" + separately
     return Wrapper(source, f"combined({params})"), Wrapper(source, f"separately({params})")

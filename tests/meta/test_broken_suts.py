@@ -58,6 +58,11 @@ from tests import (
 ROOT = Path(__file__).resolve().parents[2]
 
 CONSTRUCT = ("--reference=none",)
+# Successful shrinks for the rows whose shrink to the end takes minutes: 100
+# leaves each within its limit (scan 4 equations, nested jvp 1; 60 left scan
+# at 7) in about 10 s where the full shrink took 60-110 s (docs/benchmarks.md,
+# "Time to find a bug").
+BOUNDED = 100
 MISMATCH = ("MISMATCH|Error",)  # a wrong value, or an error where a value was due
 REFUSED = "returned without raising"  # the SUT returned what it must reject
 
@@ -76,6 +81,8 @@ CATCHES = [
           test_jvp.test_jvp_matches_finite_differences_and_reference),
     Catch("tests.broken.wrong_sin_derivative",
           test_grad.test_grad_matches_finite_differences_and_reference),
+    Catch("tests.broken.sin_derivative_small_angle",
+          test_jvp.test_jvp_matches_finite_differences_and_reference),
     Catch("tests.broken.vmap_axis_one_as_zero", test_vmap.test_vmap_matches_loop_and_stack),
     Catch("tests.broken.jit_ignores_shapes", test_jit.test_jit_retraces_for_a_new_shape),
     # One per construct of the program language.
@@ -84,18 +91,20 @@ CATCHES = [
     Catch("tests.broken.fori_loop_derivative_off_by_one",
           test_jvp.test_jvp_matches_finite_differences_and_reference, options=CONSTRUCT),
     Catch("tests.broken.scan_reverse_in_wrong_order",
-          test_grad.test_grad_matches_finite_differences_and_reference, options=CONSTRUCT),
+          test_grad.test_grad_matches_finite_differences_and_reference, options=CONSTRUCT,
+          shrinks=BOUNDED),
     Catch("tests.broken.nested_jvp_confusion",
-          test_jvp.test_jvp_matches_finite_differences_and_reference, options=CONSTRUCT),
+          test_jvp.test_jvp_matches_finite_differences_and_reference, options=CONSTRUCT,
+          shrinks=BOUNDED),
     Catch("tests.broken.vmap_cond_one_branch", test_vmap.test_vmap_matches_loop_and_stack,
-          options=CONSTRUCT),
+          options=CONSTRUCT, shrinks=BOUNDED),
     # Transformation stacks and the identities between transformations.
     Catch("tests.broken.jit_drops_tangents",
           test_stacks.test_stack_layers_match_their_meaning_and_reference),
     Catch("tests.broken.maximum_tangent_by_tangents",
           test_identities.test_jvp_is_linear_in_the_tangent),
     Catch("tests.broken.grad_freezes_later_arguments",
-          test_identities.test_hessian_of_loss_is_symmetric),
+          test_identities.test_hessian_of_loss_is_symmetric, shrinks=BOUNDED),
     Catch("tests.broken.vmap_axis_one_as_zero",
           test_identities.test_vmap_of_grad_is_grad_per_example),
     Catch("tests.broken.vjp_reversed_cotangents",
