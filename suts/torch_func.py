@@ -21,7 +21,7 @@ differentiation or batching of its own, so what the suite finds is torch's.
   tuple of axes.
 * `lax.cond` is `torch.cond` where it works, Python control flow elsewhere
   (measured on this machine, torch 2.13.0+cpu; reproducers in
-  docs/findings-torch.md, sections 1-2):
+  docs/findings.md, T1-T2):
   - eager, no transformation active: `torch.cond` works (about 0.2 s a call
     with fresh branch functions, each call compiles through dynamo; 4 s for
     the first of a process).  A branch that returns its operand unchanged is
@@ -58,7 +58,7 @@ differentiation or batching of its own, so what the suite finds is torch's.
   Under torch.func transformations, with fullgraph=False, `grad`, `vjp`,
   `jvp`, `vmap` of a compiled `sin(x) * x` and `torch.compile` of `grad`,
   `vjp`, `jvp`, `vmap` all return (the suite then found where they do not:
-  docs/findings-torch.md, sections 3, 4, 8 and 9); with fullgraph=True
+  docs/findings.md, T3, T4, T8 and T9); with fullgraph=True
   `jvp(compiled)` raises ("attempted to apply meta conversion to view
   functorch tensor"), and with "aot_eager"
   `grad(compiled)` is refused outright ("Calling torch.func.grad(compiled_fn)
@@ -89,7 +89,7 @@ __version__ = f"torch {torch.__version__} (torch.func)"
 # Every transformation, operation and construct of the contract runs; reverse
 # mode through while_loop works, the loop being a Python loop that torch's
 # autograd records.  Declared, each a documented design of torch, not a bug
-# (docs/findings-torch.md, section 6):
+# (docs/findings.md, T6):
 __sut_unsupported__ = frozenset({
     # torch.compile does not trace with abstract values: a Python `if` on a
     # tensor is a graph break, run on the concrete value (the right branch for
@@ -112,7 +112,7 @@ def _tensor(x):
     whole), where NumPy arrays are traced and `ndarray.dtype` is unsupported
     (under torch.cond, an UncapturedHigherOrderOpError), and where a constant
     made by `np.asarray(2.0)` whose dtype is then read breaks
-    `torch.compile(torch.func.grad(f))` (docs/findings-torch.md, section 4).
+    `torch.compile(torch.func.grad(f))` (docs/findings.md, T4).
     """
     if isinstance(x, torch.Tensor):
         return x
