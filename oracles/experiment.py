@@ -18,7 +18,9 @@ import contextlib
 import hashlib
 import linecache
 import signal
+import sys
 import threading
+import types
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,11 +42,10 @@ class Experiment:
     def result_on(self, sut: Sut) -> tuple[np.ndarray, ...]:
         """The call's result on `sut`, flattened to a tuple of float64 arrays."""
         __tracebackhide__ = True
-        # Named as the reproducer runs it: a compiler that reads the module's
-        # name (torch.compile's dynamo does) meets the same globals either way.
-        namespace = {"sut": sut.api, "__name__": "__main__"}
+        module = _program_module(self.source, sut.api)
+        namespace = module.__dict__
         guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
-        with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
+        with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"), module_named(module):
             try:
                 exec(compile(self.source, _filename(self.source), "exec"), namespace)
                 result = eval(self.call, namespace, dict(self.inputs))
@@ -73,6 +74,27 @@ def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=N
     source = render_module(function, wrapper.source, constants=constants)
     inputs = inputs if inputs is not None else named("x", case.args)
     return Experiment(title, source, wrapper.call, inputs)
+
+
+def _program_module(source: str, api) -> types.ModuleType:
+    """A module for the program to run in, with `sut` bound: the reproducer runs as
+    a real module too, and a compiler that looks a function's globals up by
+    module name (torch.compile's dynamo does) must find them."""
+    module = types.ModuleType(f"jaxcheck_program_{hashlib.sha1(source.encode()).hexdigest()[:12]}")
+    module.sut = api
+    return module
+
+
+@contextlib.contextmanager
+def module_named(module: types.ModuleType):
+    """`module` in `sys.modules` while the call runs (and out of it after, so a
+    long run does not keep every program)."""
+    sys.modules[module.__name__] = module
+    try:
+        yield
+    finally:
+        if sys.modules.get(module.__name__) is module:
+            del sys.modules[module.__name__]
 
 
 def _filename(source: str) -> str:
