@@ -1,0 +1,39 @@
+"""jaxcheck reproducer: vmap(f, in_axes=(0, None, None), out_axes=-2).
+
+The SUT crashed or hung on this call, so no oracle judged it.
+Running this script makes the same call; it should print the result.
+
+Run it from the directory pytest ran in: python <this file>
+"""
+import os
+import sys
+
+sys.path.insert(0, os.getcwd())
+import importlib
+
+sut = importlib.import_module('suts.torch_func')
+
+import numpy as np
+
+jnp = sut.numpy
+
+def inner4(a0):
+    c0 = jnp.transpose(a0, axes=None)
+    return c0
+
+def f(x0, x1, x2):
+    v0 = sut.vmap(inner4)(x1)
+    return v0
+
+def check(x0, x1, x2):
+    return sut.vmap(f, in_axes=(0, None, None), out_axes=-2)(x0, x1, x2)
+
+# Inputs, as exact float64 literals.
+x0 = np.array([0.029, -1.236])
+x1 = np.array([-0.69, 0.153, -0.04, -0.202, 0.782])
+x2 = np.array(1.955)
+
+print("calling the SUT...", flush=True)
+actual = check(x0, x1, x2)
+print("returned:")
+print(actual)
