@@ -9,23 +9,16 @@ the copy; no existing entry, and not its closed `PRIMITIVES` list, changes).
 `tests/meta/test_broken_suts.py` shows the linearity identity catches it.
 """
 
-from functools import partial
-from types import SimpleNamespace
-
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, vjp, vmap  # noqa: F401
-from refimpl import numpy as refimpl_numpy
 from refimpl import primitives as P
-from refimpl.core import Primitive, bind
+from refimpl.core import bind
 from refimpl.jvp import instantiate, jvp_rules
-from refimpl.vmap import _elementwise_batch, vmap_rules
+from tests.broken import bound_elementwise, elementwise_copy, refimpl_numpy_with
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
-max_p = Primitive("max")
-max_p.impl, max_p.shape_rule, max_p.cost, max_p.source = (P.max_p.impl, P.max_p.shape_rule,
-                                                          P.max_p.cost, P.max_p.source)
-vmap_rules[max_p] = partial(_elementwise_batch, max_p)
+max_p = elementwise_copy(P.max_p)
 
 
 def _max_jvp(primals, tangents):
@@ -35,10 +28,4 @@ def _max_jvp(primals, tangents):
 
 jvp_rules[max_p] = _max_jvp
 
-
-def _maximum(x, y):
-    return refimpl_numpy._elementwise(max_p, "maximum", x, y)
-
-
-numpy = SimpleNamespace(**({name: getattr(refimpl_numpy, name) for name in dir(refimpl_numpy)
-                            if not name.startswith("_")} | {"maximum": _maximum}))
+numpy = refimpl_numpy_with(maximum=bound_elementwise(max_p, "maximum"))
