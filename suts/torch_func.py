@@ -216,51 +216,8 @@ def jit(fun, static_argnums=()):
 # ----------------------------------------------------------------------------- numpy
 
 class _Numpy:
-    """The contract's NumPy-signature functions on torch tensors (float64)."""
-
-    @staticmethod
-    def add(x, y):
-        return torch.add(_tensor(x), _tensor(y))
-
-    @staticmethod
-    def subtract(x, y):
-        return torch.sub(_tensor(x), _tensor(y))
-
-    @staticmethod
-    def multiply(x, y):
-        return torch.mul(_tensor(x), _tensor(y))
-
-    @staticmethod
-    def divide(x, y):
-        return torch.div(_tensor(x), _tensor(y))
-
-    @staticmethod
-    def negative(x):
-        return torch.neg(_tensor(x))
-
-    @staticmethod
-    def sin(x):
-        return torch.sin(_tensor(x))
-
-    @staticmethod
-    def cos(x):
-        return torch.cos(_tensor(x))
-
-    @staticmethod
-    def tanh(x):
-        return torch.tanh(_tensor(x))
-
-    @staticmethod
-    def exp(x):
-        return torch.exp(_tensor(x))
-
-    @staticmethod
-    def log(x):
-        return torch.log(_tensor(x))
-
-    @staticmethod
-    def sqrt(x):
-        return torch.sqrt(_tensor(x))
+    """The contract's NumPy-signature functions on torch tensors (float64): those
+    whose torch function means something else, here; the rest, `_TWINS`."""
 
     @staticmethod
     def sum(x, axis=None):
@@ -298,10 +255,6 @@ class _Numpy:
         return x
 
     @staticmethod
-    def matmul(x, y):
-        return torch.matmul(_tensor(x), _tensor(y))
-
-    @staticmethod
     def dot(x, y):
         """NumPy's dot: a product with a scalar, else a sum over the last axis of x and
         the second-to-last of y (the only axis of a vector y)."""
@@ -311,25 +264,25 @@ class _Numpy:
         return torch.tensordot(x, y, dims=([x.ndim - 1], [max(y.ndim - 2, 0)]))
 
     @staticmethod
-    def where(condition, x, y):
-        return torch.where(_tensor(condition), _tensor(x), _tensor(y))
-
-    @staticmethod
-    def greater(x, y):
-        return torch.gt(_tensor(x), _tensor(y))
-
-    @staticmethod
-    def less(x, y):
-        return torch.lt(_tensor(x), _tensor(y))
-
-    @staticmethod
-    def maximum(x, y):
-        return torch.maximum(_tensor(x), _tensor(y))
-
-    @staticmethod
     def concatenate(arrays, axis=0):
         return torch.cat([_tensor(a) for a in arrays], dim=axis)
 
+
+
+# The contract's functions whose torch function has NumPy's meaning, given tensors.
+_TWINS = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divide": torch.div,
+          "negative": torch.neg, "sin": torch.sin, "cos": torch.cos, "tanh": torch.tanh,
+          "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt, "matmul": torch.matmul,
+          "where": torch.where, "greater": torch.gt, "less": torch.lt, "maximum": torch.maximum}
+
+
+def _on_tensors(op):
+    """`op` with every argument made a float64 tensor (booleans stay boolean) first."""
+    return lambda *args: op(*map(_tensor, args))
+
+
+for _name, _op in _TWINS.items():
+    setattr(_Numpy, _name, staticmethod(_on_tensors(_op)))
 
 numpy = _Numpy()
 
