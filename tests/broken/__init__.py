@@ -7,10 +7,18 @@ refimpl, imported directly, where refimpl's speed makes shrinking fast.
 `tests/meta/test_broken_suts.py` shows that the matching property catches
 it and shrinks it to a tiny reproducer; a property no broken SUT can fail
 would be toothless.
+
+Every shim says what it is in one shape: a docstring that names the bug,
+ends with `Family: <family>.  Smallest input: `<call>`.`, and two
+constants the meta-tests read, `FAMILY` (a key of `FAMILIES`) and
+`WITNESS` (a `Witness` whose call is the one the docstring shows).
+`tests/meta/test_broken_witnesses.py` runs every witness on the shim and
+on refimpl and holds them to differ as `Witness.shows` says.
 """
 
 from functools import partial
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -21,6 +29,44 @@ from refimpl.core import Primitive
 from refimpl.vmap import _elementwise_batch, vmap_rules
 
 jax.config.update("jax_enable_x64", True)
+
+# The rule families a bug can live in, one vocabulary for every shim's FAMILY.
+FAMILIES = {
+    "jvp": "a primitive's forward-mode (JVP) rule",
+    "transpose": "a primitive's transpose rule, reverse mode only",
+    "construct": "a rule of cond, fori_loop, scan or while_loop: branch, trip count, "
+                 "step order, carries",
+    "batching": "a vmap rule or vmap's in_axes/out_axes",
+    "jit": "jit's cache key or its staging",
+    "interface": "how a transformation passes arguments and results (argnums, cotangents)",
+    "composition": "one transformation applied to another's result",
+    "higher_order": "a rule right to first order and wrong to second",
+    "kink": "the convention at a kink: a tie, the side of a where not taken, x**n at 0",
+    "precision": "a step computed in less than float64",
+    "cost": "right values at super-linear work",
+    "pytree": "the order of a pytree's leaves",
+    "nesting": "one transformation inside another: perturbation confusion",
+    "refusal": "a call the contract says must raise returns a value instead",
+}
+
+
+class Witness(NamedTuple):
+    """The smallest input that shows a shim's bug, as data.
+
+    `call` is one Python expression over the contract's names (`jvp vjp grad
+    vmap jit numpy lax`, and `np` for NumPy), evaluated once with the shim's
+    and once with refimpl's; `shows` says how the two must differ:
+    "value" (both return, the values differ), "refusal" (refimpl raises, the
+    shim returns), "error" (the shim raises, refimpl returns), or "cost"
+    (`call` names a family of `oracles.cost.FAMILIES` whose grad work grows
+    super-linearly on the shim and linearly on refimpl).
+    """
+
+    call: str
+    shows: str = "value"
+
+
+SHOWS = ("value", "refusal", "error", "cost")
 
 
 def numpy_with(**overrides) -> SimpleNamespace:

@@ -4,12 +4,17 @@ Where NumPy and JAX raise ("operands could not be broadcast together"),
 this `add` repeats or truncates the second operand to the first one's shape
 (`numpy.resize` semantics) and adds: (2, 3) + (4,) silently returns a
 (2, 3) array.  Every broadcastable call is JAX's own.
+
+Family: refusal.  Smallest input: `numpy.add(np.ones((2, 3)), np.ones(4))`.
 """
 
 import jax.numpy as jnp
 
 from tests.broken import *  # noqa: F403 (JAX's API, but for what this module defines)
-from tests.broken import numpy_with
+from tests.broken import Witness, numpy_with
+
+FAMILY = "refusal"
+WITNESS = Witness("numpy.add(np.ones((2, 3)), np.ones(4))", shows="refusal")
 
 
 def add(x, y):

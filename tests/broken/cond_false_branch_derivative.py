@@ -5,6 +5,9 @@ the predicate: in the false branch every derivative is zero, while values
 stay right.  Built over refimpl (as `vmap_axis_one_as_zero` is) so that
 shrinking a failure takes seconds, not the minutes eager JAX needs to compile
 every construct anew.
+
+Family: construct.  Smallest input:
+`jvp(lambda x: lax.cond(x < 0.0, numpy.sin, numpy.cos, x), (1.0,), (1.0,))`.
 """
 
 import numpy as np
@@ -14,6 +17,10 @@ from refimpl import __sut_unsupported__, grad, jit, jvp, lax, numpy, vjp, vmap  
 from refimpl import lax as rlax
 from refimpl.control import cond_p
 from refimpl.jvp import jvp_rules
+from tests.broken import Witness
+
+FAMILY = "construct"
+WITNESS = Witness("jvp(lambda x: lax.cond(x < 0.0, numpy.sin, numpy.cos, x), (1.0,), (1.0,))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 

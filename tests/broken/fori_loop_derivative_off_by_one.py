@@ -5,6 +5,9 @@ runs them, then adds the last iteration's change with its derivative
 stopped.  The value is right (to rounding); every derivative through a loop
 of n >= 1 trips is that of n - 1 trips.  `stop_gradient` is a tiny primitive
 defined here: identity value, zero tangent.
+
+Family: construct.  Smallest input:
+`jvp(lambda x: lax.fori_loop(0, 1, lambda i, c: c * x, 1.0), (2.0,), (1.0,))`.
 """
 
 import refimpl
@@ -13,6 +16,10 @@ from refimpl import lax as rlax
 from refimpl.core import bind, primitive
 from refimpl.jvp import jvp_rules
 from refimpl.vmap import vmap_rules
+from tests.broken import Witness
+
+FAMILY = "construct"
+WITNESS = Witness("jvp(lambda x: lax.fori_loop(0, 1, lambda i, c: c * x, 1.0), (2.0,), (1.0,))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 

@@ -7,11 +7,18 @@ grad, d(grad_i)/d(x_j) is lost for j > i while d(grad_j)/d(x_i) is kept, so
 the Hessian is not symmetric.  Built over refimpl so the meta-test shrinks
 in seconds.  `tests/meta/test_broken_suts.py` shows the Hessian symmetry
 identity catches it.
+
+Family: higher_order.  Smallest input:
+`jvp(lambda y: grad(lambda a, b: a * b, argnums=(0, 1))(1.0, y), (2.0,), (1.0,))`.
 """
 
 import refimpl
 from refimpl import __sut_unsupported__, jit, jvp, lax, numpy, vjp, vmap  # noqa: F401
 from refimpl.jvp import JVPTracer
+from tests.broken import Witness
+
+FAMILY = "higher_order"
+WITNESS = Witness("jvp(lambda y: grad(lambda a, b: a * b, argnums=(0, 1))(1.0, y), (2.0,), (1.0,))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 

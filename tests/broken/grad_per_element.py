@@ -7,12 +7,17 @@ of `grad` grows with the input size (quadratically on the `input_size`
 family) instead of staying within a constant factor of `f`.
 `tests/meta/test_cost_catches.py` shows the complexity properties catch it
 and the value properties pass it.
+
+Family: cost.  Smallest input: `input_size`.
 """
 
 import jax
 
 from tests.broken import *  # noqa: F403 (JAX's API, but for what this module defines)
-from tests.broken import numpy_with
+from tests.broken import Witness, numpy_with
+
+FAMILY = "cost"
+WITNESS = Witness("input_size", shows="cost")
 
 numpy = numpy_with()
 make_jaxpr = jax.make_jaxpr

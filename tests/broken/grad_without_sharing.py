@@ -8,6 +8,8 @@ the topological sort).  The sum over paths is the gradient, so every value is
 right; but `z = a * (z + z)` repeated n times has 2**n paths, so the work of
 `grad` doubles with each link.  `tests/meta/test_cost_catches.py` shows the
 complexity properties catch it and the value properties pass it.
+
+Family: cost.  Smallest input: `sharing`.
 """
 
 from functools import partial
@@ -17,7 +19,10 @@ import jax.numpy as jnp
 from jax.extend.core import Literal
 
 from tests.broken import *  # noqa: F403 (JAX's API, but for what this module defines)
-from tests.broken import numpy_with
+from tests.broken import Witness, numpy_with
+
+FAMILY = "cost"
+WITNESS = Witness("sharing", shows="cost")
 
 numpy = numpy_with()
 make_jaxpr = jax.make_jaxpr

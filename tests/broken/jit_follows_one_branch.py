@@ -8,6 +8,8 @@ serves every later call of those shapes (inside another transformation it
 is JAX's jit).  Straight-line programs come out right; a program that
 branches on a value silently follows the first call's branch for every
 input, where JAX raises a TracerBoolConversionError.
+
+Family: jit.  Smallest input: `jit(lambda x: x if x > 0 else -x)(1.0)`.
 """
 
 import contextlib
@@ -17,7 +19,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from tests.broken import *  # noqa: F403 (JAX's API, but for what this module defines)
-from tests.broken import numpy_with
+from tests.broken import Witness, numpy_with
+
+FAMILY = "jit"
+WITNESS = Witness("jit(lambda x: x if x > 0 else -x)(1.0)", shows="refusal")
 
 numpy = numpy_with()
 

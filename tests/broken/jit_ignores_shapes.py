@@ -1,9 +1,15 @@
-"""Broken SUT: jit caches one compiled function per static arguments, ignoring shapes."""
+"""Broken SUT: jit caches one compiled function per static arguments, ignoring shapes.
+
+Family: jit.  Smallest input: `(lambda g: (g(np.ones(2)), g(np.ones(3))))(jit(numpy.sin))`.
+"""
 
 import jax
 
 from tests.broken import *  # noqa: F403 (JAX's API, but for what this module defines)
-from tests.broken import numpy_with
+from tests.broken import Witness, numpy_with
+
+FAMILY = "jit"
+WITNESS = Witness("(lambda g: (g(np.ones(2)), g(np.ones(3))))(jit(numpy.sin))", shows="error")
 
 numpy = numpy_with()
 

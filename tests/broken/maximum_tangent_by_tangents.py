@@ -7,6 +7,8 @@ shrinks in seconds: `numpy.maximum` binds a copy of refimpl's `max`
 primitive that carries the broken rule (refimpl's tables gain an entry for
 the copy; no existing entry, and not its closed `PRIMITIVES` list, changes).
 `tests/meta/test_broken_suts.py` shows the linearity identity catches it.
+
+Family: jvp.  Smallest input: `jvp(numpy.maximum, (2.0, 1.0), (0.0, 1.0))`.
 """
 
 import refimpl
@@ -14,7 +16,10 @@ from refimpl import __sut_unsupported__, grad, jit, jvp, lax, vjp, vmap  # noqa:
 from refimpl import primitives as P
 from refimpl.core import bind
 from refimpl.jvp import instantiate, jvp_rules
-from tests.broken import bound_elementwise, elementwise_copy, refimpl_numpy_with
+from tests.broken import Witness, bound_elementwise, elementwise_copy, refimpl_numpy_with
+
+FAMILY = "jvp"
+WITNESS = Witness("jvp(numpy.maximum, (2.0, 1.0), (0.0, 1.0))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 

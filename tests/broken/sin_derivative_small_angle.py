@@ -10,6 +10,8 @@ move x away again; tests/meta/test_amplification.py shows it does.
 Built over refimpl, as `maximum_tangent_by_tangents` is: `numpy.sin` binds a
 copy of refimpl's `sin` primitive that carries the broken rule, and no
 existing rule changes.
+
+Family: jvp.  Smallest input: `jvp(numpy.sin, (2.0,), (1.0,))`.
 """
 
 import refimpl
@@ -17,7 +19,10 @@ from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # 
 from refimpl import numpy as refimpl_numpy
 from refimpl import primitives as P
 from refimpl.jvp import _defjvp
-from tests.broken import bound_elementwise, elementwise_copy, refimpl_numpy_with
+from tests.broken import Witness, bound_elementwise, elementwise_copy, refimpl_numpy_with
+
+FAMILY = "jvp"
+WITNESS = Witness("jvp(numpy.sin, (2.0,), (1.0,))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 

@@ -5,12 +5,21 @@ the others.  Every value comes out the same, but an unmapped argument is now
 a batched value inside the function, so a Python `if` on it (legal: it is
 the same for every batch element) raises.  Built over refimpl, as
 `vmap_axis_one_as_zero` is, so that shrinking takes seconds.
+
+Family: batching.  Smallest input:
+`vmap(lambda x, y: x * y if y > 0 else x, in_axes=(0, None))(np.ones(2), 1.0)`.
 """
 
 import numpy as np
 
 import refimpl
 from refimpl import grad, jit, jvp, lax, numpy, vjp  # noqa: F401
+from tests.broken import Witness
+
+FAMILY = "batching"
+WITNESS = Witness(
+    "vmap(lambda x, y: x * y if y > 0 else x, in_axes=(0, None))(np.ones(2), 1.0)",
+    shows="error")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 

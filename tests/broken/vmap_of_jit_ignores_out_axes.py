@@ -5,10 +5,16 @@ vmap takes a shortcut for functions jit has compiled and forgets to pass
 Built over refimpl so the meta-test shrinks in seconds (see
 `vmap_axis_one_as_zero`).  `tests/meta/test_broken_suts.py` shows the
 jit-commutes identity and the stack property catch it.
+
+Family: composition.  Smallest input: `vmap(jit(numpy.sin), out_axes=1)(np.ones((2, 3)))`.
 """
 
 import refimpl
 from refimpl import __sut_unsupported__, grad, jvp, lax, numpy, vjp  # noqa: F401
+from tests.broken import Witness
+
+FAMILY = "composition"
+WITNESS = Witness("vmap(jit(numpy.sin), out_axes=1)(np.ones((2, 3)))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
