@@ -51,6 +51,10 @@ HUNT_EXAMPLES = 10**9
 # A failure's message in the results is its first line, cut to this: the
 # whole of it (and the reproducer) is in the child's log and the saved file.
 MESSAGE_CHARACTERS = 300
+# The end of the whole failure report, kept for recognising known findings
+# (jaxcheck/findings.py): a flaky failure's first line names no error, its
+# tracebacks do; 20,000 characters hold the last few of them.
+EVIDENCE_CHARACTERS = 20_000
 
 HUNT_SKIP = "jaxcheck hunt: time slice over"
 
@@ -76,12 +80,14 @@ class Tally:
     outcome: str = "passed"
     reason: str = ""
     message: str = ""
+    evidence: str = ""
     reproducers: list[str] = field(default_factory=list)
 
     def record(self) -> dict:
         return {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
                 "first_failure": self.first_failure, "reason": self.reason,
-                "message": self.message, "reproducers": self.reproducers,
+                "message": self.message, "evidence": self.evidence,
+                "reproducers": self.reproducers,
                 "seconds": round(time.time() - self.started, 3),
                 "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
@@ -149,6 +155,7 @@ class Child:
             crash = getattr(report.longrepr, "reprcrash", None)
             message = crash.message if crash else str(report.longrepr)
             tally.message = message.strip().splitlines()[0][:MESSAGE_CHARACTERS]
+            tally.evidence = str(report.longrepr)[-EVIDENCE_CHARACTERS:]
 
     @pytest.hookimpl
     def pytest_runtest_logfinish(self, nodeid):

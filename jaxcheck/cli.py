@@ -23,7 +23,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from jaxcheck import profiles, replay, report, table
+from jaxcheck import findings, profiles, replay, report, table
 from jaxcheck.database import DEFAULT_DB, DatabaseError, open_database
 from jaxcheck.runner import ROOT, RunError, RunOptions, Verdict, collect, run
 from oracles.reproducer import DIRECTORY
@@ -110,7 +110,11 @@ def parser() -> argparse.ArgumentParser:
     _sut_options(matrix, many=True)
     matrix.add_argument("--profile", choices=sorted(profiles.PROFILES), default="ci")
     matrix.add_argument("--out", type=Path, default=Path("jaxcheck-report"), metavar="DIR",
-                        help="where conformance.md, conformance.html and reproducers go")
+                        help="where conformance.md and conformance.html go; reproducers go "
+                             "under DIR/conformance/")
+    matrix.add_argument("--findings", type=Path, metavar="FILE",
+                        help="a findings document whose `Signature (SUT): `regex`` lines "
+                             "link failures to known findings (docs/findings.md says how)")
     return top
 
 
@@ -248,16 +252,30 @@ def replay_command(args) -> int:
 
 
 def report_command(args) -> int:
-    columns = {}
+    try:
+        known_findings = findings.read(args.findings) if args.findings else None
+    except findings.FindingsError as exc:
+        raise UsageError(str(exc)) from None
+    columns, names = {}, {}
     for sut in args.sut:
-        out = args.out / report.slug(sut)
+        out = args.out / "conformance" / report.slug(sut)
         options, described = _options(args, sut, out)
         nodeids = collect(options, args.only)
         run_dir = _run_dir(out, "report", sut)
         _header("report", options, described, len(nodeids), run_dir)
         columns[described[0]] = run(nodeids, options, run_dir,
                                     on_verdict=_live)
-    paths = report.write(columns, args.out.resolve(), profile=args.profile)
+        names[described[0]] = sut
+    known = None if known_findings is None else {
+        column: {v.nodeid: findings.recognise(v, names[column], known_findings)
+                 for v in verdicts}
+        for column, verdicts in columns.items()}
+    paths = report.write(columns, args.out.resolve(), profile=args.profile, known=known,
+                         findings_path=args.findings.resolve() if args.findings else None)
+    verdicts = args.out.resolve() / "conformance" / "verdicts.json"
+    verdicts.write_text(json.dumps({names[column]: [asdict(v) for v in column_verdicts]
+                                    for column, column_verdicts in columns.items()}, indent=1))
+    paths.append(verdicts)
     print("\n" + "\n".join(f"wrote {table.relative(str(p))}" for p in paths))
     return EXIT_OK
 

@@ -81,6 +81,7 @@ class Verdict:
     reproducers: list[str] = field(default_factory=list)
     first_failure: int | None = None
     message: str = ""
+    evidence: str = ""  # the end of the failure report (jaxcheck/child.py)
     peak_rss_mib: int | None = None
 
     @property

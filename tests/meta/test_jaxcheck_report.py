@@ -18,6 +18,14 @@ pytestmark = pytest.mark.meta
 
 ARTIFACTS = ROOT / "reports"
 
+# A findings document with one finding, which the crashing shim's crash shows.
+FINDINGS = """# Findings
+
+### S1. grad segfaults
+
+Signature (tests.shims.grad_segfaults): `SIGSEGV`
+"""
+
 
 def _markdown_counts(text: str) -> dict[tuple[str, str], int]:
     block = text.split("## Counts", 1)[1]
@@ -40,9 +48,11 @@ def test_the_html_report_renders_the_markdowns_counts(tmp_path):
     if browser is None:
         pytest.skip("chromium is not installed (Debian package chromium)")
     out = tmp_path / "report"
+    findings = tmp_path / "findings.md"
+    findings.write_text(FINDINGS)
     run = jaxcheck("report", "--sut", "refimpl", "--sut", "tests.shims.grad_segfaults",
                    "--only", "test_grad_matches or test_jit_retraces_for_a_new_shape",
-                   "--out", str(out))
+                   "--out", str(out), "--findings", str(findings))
     assert run.returncode == 0, run.stdout + run.stderr
     markdown = (out / "conformance.md").read_text()
     page = (out / "conformance.html").as_uri()

@@ -1,0 +1,97 @@
+"""Known findings, read from a findings document, recognised in a report's failures.
+
+A conformance matrix is only useful if a reader can tell a known bug of an
+SUT from a new one.  The findings document (`docs/findings.md` for the shims
+shipped here; a user keeps their own) is the one home of what each finding
+is; each finding's section also says how its failures read, in a line
+
+    Signature (suts.torch_func): `Guard failed on the same frame`
+
+naming the SUT it belongs to and a regular expression.  `jaxcheck report
+--findings FILE` searches a failed, crashed or hung cell's message and its
+reproducers for the signatures of that SUT's findings, and links the cell
+to each finding that matches; a failure that matches none is counted as
+*unclassified*, the cells a maintainer still has to look at.
+
+A signature recognises a finding; it does not prove one.  The findings
+document says, for each, that its reproducers were run by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxcheck.runner import Verdict
+
+# A finding's heading: `### T3. What happens`, its id the text before the dot.
+_HEADING = re.compile(r"^#{2,4} +([A-Za-z]+\d+)\. +(.+?) *$")
+_SIGNATURE = re.compile(r"^Signature \(([^)]+)\): +`(.+)` *$")
+# Outcomes a finding can explain.
+EXPLAINABLE = ("failed", "crashed", "hung", "error")
+
+
+class FindingsError(ValueError):
+    """A findings document that cannot be read as one."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: str
+    title: str
+    sut: str
+    pattern: re.Pattern
+    anchor: str  # the heading's anchor, as GitHub and most Markdown renderers make it
+
+    def link(self, document: str) -> str:
+        return f"{document}#{self.anchor}"
+
+
+def anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    kept = re.sub(r"[^\w\- ]", "", heading.lower())
+    return kept.replace(" ", "-")
+
+
+def read(path: Path) -> list[Finding]:
+    """Every `Signature (SUT): `regex`` line, under the finding heading above it."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as exc:
+        raise FindingsError(f"cannot read the findings document {path}: {exc.strerror}") from None
+    found, heading = [], None
+    for number, line in enumerate(lines, start=1):
+        if match := _HEADING.match(line):
+            heading = match
+        elif match := _SIGNATURE.match(line):
+            if heading is None:
+                raise FindingsError(f"{path}:{number}: a signature before any finding heading "
+                                    "(`### ID. title`)")
+            try:
+                pattern = re.compile(match[2])
+            except re.error as exc:
+                raise FindingsError(f"{path}:{number}: the signature `{match[2]}` is not a "
+                                    f"regular expression: {exc}") from None
+            title = heading[2]
+            found.append(Finding(heading[1], title, match[1].strip(), pattern,
+                                 anchor(f"{heading[1]}. {title}")))
+    if not found:
+        raise FindingsError(f"{path} has no `Signature (SUT): `regex`` line under a finding "
+                            "heading, so no failure could be recognised")
+    return found
+
+
+def recognise(verdict: Verdict, sut: str, findings: list[Finding]) -> list[Finding]:
+    """The findings of `sut` whose signature occurs in the verdict's message, the end of
+    its failure report, or its reproducers."""
+    if verdict.outcome not in EXPLAINABLE:
+        return []
+    texts = [verdict.message, verdict.reason, verdict.evidence]
+    for path in verdict.reproducers:
+        try:
+            texts.append(Path(path).read_text())
+        except OSError:
+            pass
+    text = "\n".join(texts)
+    return [f for f in findings if f.sut == sut and f.pattern.search(text)]

@@ -1,0 +1,72 @@
+"""`jaxcheck/findings.py`: signatures read from a findings document recognise failures.
+
+The report's links are only as good as this: a signature must match the
+failures of its own SUT and no other, and a document that cannot be read
+as findings must say where and why rather than link nothing silently.
+"""
+
+import pytest
+
+from jaxcheck.findings import FindingsError, anchor, read, recognise
+from jaxcheck.runner import Verdict
+
+pytestmark = pytest.mark.meta
+
+DOCUMENT = """# Findings
+
+## Some library
+
+### A1. `np.where`'s rules ignore broadcasting
+
+Signature (lib.shim): `non-broadcastable output operand`
+
+### A2. A crash in vmap
+
+Signature (lib.shim): `SIGSEGV(?s:.*)out_axes=-1`
+"""
+
+
+def test_signatures_are_read_under_their_headings(tmp_path):
+    path = tmp_path / "findings.md"
+    path.write_text(DOCUMENT)
+    first, second = read(path)
+    assert (first.id, first.sut, first.anchor) == ("A1", "lib.shim",
+                                                    "a1-npwheres-rules-ignore-broadcasting")
+    assert second.title == "A crash in vmap"
+
+
+def test_a_failure_is_recognised_by_its_message_or_its_reproducer(tmp_path):
+    path = tmp_path / "findings.md"
+    path.write_text(DOCUMENT)
+    findings = read(path)
+    script = tmp_path / "repro.py"
+    script.write_text("sut.vmap(f, in_axes=(0,), out_axes=-1)(x0)\n")
+    raised = Verdict("t.py::a", "failed", message="ValueError: non-broadcastable output operand")
+    crashed = Verdict("t.py::b", "crashed", reason="SIGSEGV", reproducers=[str(script)])
+    passed = Verdict("t.py::c", "passed", message="non-broadcastable output operand")
+    assert [f.id for f in recognise(raised, "lib.shim", findings)] == ["A1"]
+    assert [f.id for f in recognise(crashed, "lib.shim", findings)] == ["A2"]
+    assert recognise(passed, "lib.shim", findings) == []  # nothing to explain
+    assert recognise(raised, "other.shim", findings) == []  # another SUT's finding
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Signature (lib): `x`\n", "before any finding heading"),
+    ("### A1. t\n\nSignature (lib): `(`\n", "is not a regular expression"),
+    ("### A1. t\n\nno signature here\n", "has no `Signature"),
+])
+def test_a_document_that_is_not_findings_is_refused_saying_why(tmp_path, text, says):
+    path = tmp_path / "findings.md"
+    path.write_text(text)
+    with pytest.raises(FindingsError, match=says.replace("(", r"\(")):
+        read(path)
+
+
+def test_a_missing_document_is_refused(tmp_path):
+    with pytest.raises(FindingsError, match="cannot read"):
+        read(tmp_path / "absent.md")
+
+
+def test_anchors_follow_githubs_rule():
+    assert anchor("T3. `torch.func.grad` of a `torch.compile`d function") == \
+        "t3-torchfuncgrad-of-a-torchcompiled-function"
