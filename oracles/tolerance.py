@@ -134,6 +134,19 @@ HESSIAN_SYMMETRY = Tolerance(
 )
 
 
+# A program against its rewrite into an equal one (`strategies/equivalences.py`),
+# both on the SUT under the same transformations.  The rewrites change
+# rounding only (a reassociated matmul, `a * (1 / b)` for `a / b`: a few ulps
+# of values <= 100, carried through <= 30 more operations, < 1e-11), and they
+# are exact at the ties and kinks they create (a tie's derivative has weights
+# that sum to one, in every convention the contract allows), while a rule
+# that is wrong at a tie moves a derivative by the size of a tangent, ~1e-1.
+EQUIVALENT = replace(
+    EXACT,
+    why="equal programs differ by rounding only (< 1e-11), at ties and kinks too",
+)
+
+
 def scaled(tolerance: Tolerance, magnitude: float) -> Tolerance:
     """`tolerance` with its absolute part scaled by (1 + magnitude) of the summed terms."""
     return Tolerance(tolerance.rtol, tolerance.atol * (1 + magnitude), tolerance.why,
