@@ -25,7 +25,8 @@ import jax.numpy as jnp
 
 from oracles.sut import CONTRACT
 from refimpl import numpy as refimpl_numpy
-from refimpl.core import Primitive
+from refimpl.core import Primitive, bind
+from refimpl.jvp import jvp_rules
 from refimpl.vmap import _elementwise_batch, vmap_rules
 
 jax.config.update("jax_enable_x64", True)
@@ -95,6 +96,21 @@ def elementwise_copy(prim) -> Primitive:
 def bound_elementwise(prim, name: str):
     """`numpy.<name>` of refimpl, binding `prim` (an `elementwise_copy`)."""
     return lambda *xs: refimpl_numpy._elementwise(prim, name, *xs)
+
+
+# A value that carries no derivative: identity value, zero tangent, batched as it
+# comes.  A shim's bug hides it in a rule (a derivative computed as if constant).
+stop_gradient_p = Primitive("stop_gradient")
+stop_gradient_p.impl = lambda x: x
+stop_gradient_p.shape_rule = lambda aval: aval
+stop_gradient_p.cost = lambda eqn: 0
+jvp_rules[stop_gradient_p] = lambda primals, tangents: (bind(stop_gradient_p, primals[0]), None)
+vmap_rules[stop_gradient_p] = lambda size, vals, dims: (bind(stop_gradient_p, vals[0]), dims[0])
+
+
+def stop_gradient(x):
+    """`x`, its tangent dropped (refimpl's tables gain an entry; none changes)."""
+    return bind(stop_gradient_p, x)
 
 
 # What every shim re-exports unchanged (`from tests.broken import *`) unless

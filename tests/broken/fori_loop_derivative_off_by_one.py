@@ -3,8 +3,8 @@
 refimpl whose `fori_loop` differentiates only the first n - 1 iterations: it
 runs them, then adds the last iteration's change with its derivative
 stopped.  The value is right (to rounding); every derivative through a loop
-of n >= 1 trips is that of n - 1 trips.  `stop_gradient` is a tiny primitive
-defined here: identity value, zero tangent.
+of n >= 1 trips is that of n - 1 trips (`tests.broken.stop_gradient`: identity
+value, zero tangent).
 
 Family: construct.  Smallest input:
 `jvp(lambda x: lax.fori_loop(0, 1, lambda i, c: c * x, 1.0), (2.0,), (1.0,))`.
@@ -13,30 +13,19 @@ Family: construct.  Smallest input:
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, numpy, vjp, vmap  # noqa: F401
 from refimpl import lax as rlax
-from refimpl.core import bind, primitive
-from refimpl.jvp import jvp_rules
-from refimpl.vmap import vmap_rules
-from tests.broken import Witness
+from tests.broken import Witness, stop_gradient
 
 FAMILY = "construct"
 WITNESS = Witness("jvp(lambda x: lax.fori_loop(0, 1, lambda i, c: c * x, 1.0), (2.0,), (1.0,))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
-stop_gradient_p = primitive("stop_gradient")
-stop_gradient_p.impl = lambda x: x
-stop_gradient_p.shape_rule = lambda aval: aval
-stop_gradient_p.cost = lambda eqn: 0
-jvp_rules[stop_gradient_p] = lambda primals, tangents: (bind(stop_gradient_p, primals[0]), None)
-vmap_rules[stop_gradient_p] = lambda size, vals, dims: (bind(stop_gradient_p, vals[0]), dims[0])
-
-
 def fori_loop(lower, upper, body_fun, init_val):
     if upper - lower < 1:
         return rlax.fori_loop(lower, upper, body_fun, init_val)
     most = rlax.fori_loop(lower, upper - 1, body_fun, init_val)
     last = body_fun(upper - 1, most)
-    return numpy.add(most, bind(stop_gradient_p, numpy.subtract(last, most)))
+    return numpy.add(most, stop_gradient(numpy.subtract(last, most)))
 
 
 class lax:  # noqa: N801  (a namespace, as docs/sut-api.md asks)

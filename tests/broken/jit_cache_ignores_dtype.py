@@ -1,0 +1,40 @@
+"""Broken SUT: jit's cache is keyed by argument shapes and static values, not dtypes.
+
+The executable compiled for the first call's dtypes is reused for a call of
+the same shapes in another dtype, which JAX's compiled function refuses
+(where JAX's jit would compile again).  Every generated input is float64,
+so only a call that changes dtype shows it.
+
+Family: jit.  Smallest input:
+`(lambda g: (g(np.ones(2)), g(np.ones(2, np.float32))))(jit(numpy.sin))`.
+"""
+
+import jax
+import numpy as np
+
+from tests.broken import *  # noqa: F403 (JAX's API, but for what this module defines)
+from tests.broken import Witness, numpy_with
+
+FAMILY = "jit"
+WITNESS = Witness("(lambda g: (g(np.ones(2)), g(np.ones(2, np.float32))))(jit(numpy.sin))",
+                  shows="error")
+
+numpy = numpy_with()
+
+
+def jit(fun, static_argnums=()):
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    compiled = {}
+
+    def run(*args):
+        dynamic = [a for i, a in enumerate(args) if i not in static]
+        leaves, tree = jax.tree.flatten(dynamic)
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):
+            return jax.jit(fun, static_argnums=static)(*args)  # inside a transformation
+        # correct: the leaves' dtypes belong in the key too
+        key = (tree, tuple(np.shape(leaf) for leaf in leaves), tuple(args[i] for i in static))
+        if key not in compiled:
+            compiled[key] = jax.jit(fun, static_argnums=static).lower(*args).compile()
+        return compiled[key](*dynamic)
+
+    return run
