@@ -6,6 +6,8 @@ the ones above it in this list, which is also the order to read them in:
 
 - `core`: abstract values, `Primitive`, tracers, interpreters, `bind` (which
   hands every op to the current interpreter), and the errors users see.
+- `dims`: symbolic dimensions (`f64[n,3]`), dimension variables (`n:i64[]`)
+  and the shape-polymorphic spec (`symbolic_shape`), as in `jax.export`.
 - `pytree`: flattening nested arguments and results; `flatten_fun` and the
   argnums helpers every transformation uses on the user's function.
 - `primitives`: the first-order primitives, each with its shape rule, NumPy
@@ -21,11 +23,13 @@ the ones above it in this list, which is also the order to read them in:
 - `vmap`: the batching interpreter and `vmap_rules`.
 - `compiler`: a program compiled to one Python function of NumPy calls.
 - `jit`: the `jit` primitive, its cache and its rules.
+- `export`: shape-polymorphic staging, `export(f)(ShapeDtypeStruct(...))`.
 - `control`: `cond`, `scan`, `fori_loop`, `while_loop` and their rules.
 - `lax`: the user's `lax` namespace, a facade over `ops` and `control`.
 """
-from . import lax, numpy
-from .core import ConcretizationError, ShapeError, UnexpectedTracerError
+from . import export, lax, numpy
+from .core import ConcretizationError, ShapeDtypeStruct, ShapeError, UnexpectedTracerError
+from .dims import InconclusiveDimensionError
 from .ir import IRTypeError, jaxpr_cost
 from .jit import jit
 from .jvp import jvp
@@ -37,7 +41,8 @@ __version__ = "0.1.0"
 # Reverse mode through while_loop is a clear error, as in JAX: its trip count
 # is unknown while tracing, so no tape of iterations can be planned.
 __sut_unsupported__ = frozenset({"while_loop_reverse"})
-__all__ = ["jvp", "vjp", "grad", "vmap", "jit", "make_jaxpr", "numpy", "lax",
+__all__ = ["jvp", "vjp", "grad", "vmap", "jit", "make_jaxpr", "numpy", "lax", "export",
+           "ShapeDtypeStruct", "InconclusiveDimensionError",
            "ConcretizationError", "ShapeError", "UnexpectedTracerError", "IRTypeError",
            "jaxpr_cost"]
 

@@ -4,7 +4,8 @@ Each equation becomes one line `outs = <source>`: the primitive's `source`
 template filled with the operands' names, its params and `{impl}` (the name
 its NumPy `impl` has in the compiled function's globals), or a call of its
 `impl` with the params bound when it has no template (higher-order
-primitives).  The text is `exec`ed once and the function cached on the
+primitives).  Params holding dimension variables are sized at run time
+from the program's `n:i64[]` inputs.  The text is `exec`ed once and the function cached on the
 program, so a program run many times (a jitted call, a loop body) is
 compiled once.  Tests: tests/refimpl/test_refimpl_transforms.py.
 """
@@ -14,6 +15,7 @@ import math
 import numpy as np
 
 from .core import PRIMITIVES
+from .dims import dims_of, substitute
 from .ir import Literal
 
 
@@ -40,7 +42,7 @@ def _compile(jaxpr):
     params = ", ".join(map(name, jaxpr.invars))
     lines = [f"def compiled({params}):"]
     for i, eqn in enumerate(jaxpr.eqns):
-        rhs = _rhs(eqn, list(map(name, eqn.invars)), i, namespace)
+        rhs = _rhs(eqn, list(map(name, eqn.invars)), i, namespace, name)
         lines.append(f"    {_lhs(eqn, name)} = {rhs}")
     lines.append(f"    return [{', '.join(map(name, jaxpr.outvars))}]")
     source = "\n".join(lines) + "\n"
@@ -56,7 +58,17 @@ def _lhs(eqn, name):
     return "_" if not eqn.outvars else outs + ("," if len(eqn.outvars) == 1 else "")
 
 
-def _rhs(eqn, ins, i, namespace):
+def _with_sizes(impl, params, dims, sizes, *ins):
+    """Call `impl` with the params' dimension variables replaced by their sizes."""
+    return impl(*ins, **substitute(params, dict(zip(dims, map(int, sizes)))))
+
+
+def _rhs(eqn, ins, i, namespace, name):
+    dims = list(dims_of(eqn.params).values())
+    if dims:  # a symbolic shape in the params: sizes come from the dimension inputs
+        namespace[f"_p{i}"] = functools.partial(_with_sizes, eqn.primitive.impl, eqn.params,
+                                                dims)
+        return f"_p{i}(({''.join(name(d) + ', ' for d in dims)}), {', '.join(ins)})"
     src = eqn.primitive.source
     if callable(src):
         return src(eqn, ins)

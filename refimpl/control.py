@@ -21,11 +21,12 @@ from . import core, ops
 from . import numpy as jnp
 from .compiler import compiled
 from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
+from .dims import Dim
 from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
 from .pytree import tree_flatten, tree_unflatten
-from .staging import stage_closed, stage_tree_fun
+from .staging import capture_key, dim_tracer, stage_closed, stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
 from .vmap import to_front, vmap_jaxpr, vmap_rules
 
@@ -72,7 +73,7 @@ def cond(pred, true_fun, false_fun, *operands):
     if staged[0][2] != staged[1][2] or staged[0][0].out_avals != staged[1][0].out_avals:
         raise _type_error(f"lax.cond: true_fun and false_fun must return the same types, got "
                           f"{staged[1][0].out_avals} and {staged[0][0].out_avals}")
-    captured = list({id(t): t for _, c, _ in staged for t in c}.values())
+    captured = list({capture_key(t): t for _, c, _ in staged for t in c}.values())
     branches = tuple(_with_captures(j, c, captured) for j, c, _ in staged)
     outs = bind(cond_p, _predicate(pred), *captured, *flat, branches=branches)
     return tree_unflatten(staged[0][2], outs)
@@ -80,8 +81,8 @@ def cond(pred, true_fun, false_fun, *operands):
 
 def _with_captures(jaxpr, own, union):
     """Give a branch one input per captured value of *all* branches (unused ones fresh)."""
-    mine = {id(t): v for t, v in zip(own, jaxpr.invars)}
-    invars = [mine.get(id(t)) or Var(t.aval) for t in union] + jaxpr.invars[len(own):]
+    mine = {capture_key(t): v for t, v in zip(own, jaxpr.invars)}
+    invars = [mine.get(capture_key(t)) or Var(t.aval) for t in union] + jaxpr.invars[len(own):]
     return typecheck(Jaxpr(invars, jaxpr.eqns, jaxpr.outvars))
 
 
@@ -184,11 +185,18 @@ def _pad_residuals(known, res_avals, i):
 
     def fun(*args):
         outs = eval_jaxpr(known, args)
-        res = [outs[len(outs) - r:] if j == i else [ops.zeros(a) for a in avals]
+        res = [outs[len(outs) - r:] if j == i else [_filler(a) for a in avals]
                for j, avals in enumerate(res_avals)]
         return outs[:len(outs) - r] + [x for rs in res for x in rs]
 
     return stage_closed(fun, known.in_avals)
+
+
+def _filler(aval):
+    """A value for another branch's residual: zeros, but a dimension variable's size
+    (a value of type `n:i64[]` is always the size `n`; the programs rely on it)."""
+    var = getattr(getattr(aval, "dim", None), "var", None)
+    return ops.zeros(aval) if var is None else dim_tracer(core.current, var)
 
 
 def _pick_residuals(unknown, res_avals, i):
@@ -212,7 +220,7 @@ def scan(f, init, xs=None, length=None, reverse=False):
     xs_flat, _ = tree_flatten(xs)
     lengths = {np.shape(x)[0] if np.ndim(x) else None for x in xs_flat}
     if length is not None:
-        lengths.add(int(length))
+        lengths.add(length if isinstance(length, Dim) else int(length))
     if len(lengths) != 1 or None in lengths:
         raise _type_error(f"lax.scan: xs leading axes and length disagree or are missing: "
                           f"{sorted(lengths, key=str)}")
@@ -238,12 +246,12 @@ def scan(f, init, xs=None, length=None, reverse=False):
 def fori_loop(lower, upper, body_fun, init_val):
     """`for i in range(lower, upper): val = body_fun(i, val)`; a scan when the bounds
     are Python integers (so reverse mode works), a while_loop otherwise."""
-    if all(isinstance(b, (int, np.integer)) for b in (lower, upper)):
+    if all(isinstance(b, (int, np.integer, Dim)) for b in (lower, upper)):  # n: scan n times
         def step(carry, _):
             i, x = carry
             return (i + 1, body_fun(i, x)), None
         (_, out), _ = scan(step, (np.int64(lower), init_val), None,
-                           length=max(int(upper) - int(lower), 0))
+                           length=max(upper - lower, 0))
         return out
     _, _, out = while_loop(lambda c: c[0] < c[1], lambda c: (c[0] + 1, c[1], body_fun(c[0], c[2])),
                            (lower, upper, init_val))
@@ -404,7 +412,8 @@ def _scan_transpose(cts, *args, jaxpr, length, num_consts, num_carry, reverse):
         outs = eval_jaxpr(t_body, list(a[:k1]) + list(rest[:k2]) + list(ct_carry) + list(rest[k2:]))
         return ([ops.add(x, y) for x, y in zip(acc, outs[:n_cl])] + outs[n_cl:])
 
-    x_nl_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in xs_nl]
+    # The body's own types (a dimension variable among the xs keeps its identity).
+    x_nl_avals = [a for a, lin in zip(jaxpr.in_avals[num_consts + num_carry:], x_lin) if not lin]
     body_j = stage_closed(body, [aval_of(c) for c in consts_nl] + lin_c_avals + carry_avals
                           + x_nl_avals + y_avals)
     ct_carry = [ops.zeros(a) if c is None else c for c, a in zip(cts[:num_carry], carry_avals)]

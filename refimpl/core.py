@@ -35,7 +35,7 @@ class ShapedArray:
         self.dtype = np.dtype(dtype)
 
     ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+    size = property(lambda self: prod(self.shape))
 
     def __eq__(self, other):
         return (isinstance(other, ShapedArray) and self.shape == other.shape
@@ -51,6 +51,38 @@ class ShapedArray:
     __repr__ = __str__
 
 
+def prod(dims):
+    """The product of dimensions (ints, or symbolic ones: `dims.Dim`)."""
+    out = 1
+    for d in dims:
+        out = d * out
+    return out
+
+
+class ShapeDtypeStruct:
+    """A stand-in for an argument of a given shape and dtype, as `jax.ShapeDtypeStruct`;
+    its shape may hold dimension variables (`dims.symbolic_shape`)."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+
+
+class Var:
+    """A variable of the IR (`ir.py`), here so `dims.DimVar` can be one too."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval):
+        self.aval = aval
+
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: self.aval.ndim)
+
+    def __repr__(self):
+        return f"Var<{self.aval}>"
+
+
 _DTYPE_NAMES = {"float64": "f64", "int64": "i64", "bool": "bool", "float32": "f32",
                 "int32": "i32"}
 float64 = np.dtype("float64")
@@ -60,7 +92,7 @@ def aval_of(x):
     """The abstract value of any value refimpl accepts: tracers, arrays, scalars."""
     if isinstance(x, Tracer):
         return x.aval
-    if isinstance(x, (np.ndarray, np.generic)):
+    if isinstance(x, (np.ndarray, np.generic, ShapeDtypeStruct)):
         return ShapedArray(x.shape, x.dtype)
     if isinstance(x, bool):
         return ShapedArray((), np.bool_)

@@ -11,21 +11,8 @@ current context, so any program can be interpreted again by any interpreter
 """
 import numpy as np
 
-from .core import aval_of, bind
-
-
-class Var:
-    __slots__ = ("aval",)
-
-    def __init__(self, aval):
-        self.aval = aval
-
-    shape = property(lambda self: self.aval.shape)
-    dtype = property(lambda self: self.aval.dtype)
-    ndim = property(lambda self: self.aval.ndim)
-
-    def __repr__(self):
-        return f"Var<{self.aval}>"
+from .core import Var, aval_of, bind
+from .dims import DimVar, dims_of, substitute
 
 
 class Literal:
@@ -69,7 +56,7 @@ class Jaxpr:
     jaxpr = property(lambda self: self)  # so `make_jaxpr(f)(x).jaxpr.eqns` works as in JAX
 
     def __str__(self):
-        return pp_jaxpr(self, _Namer(), "")
+        return pp_jaxpr(self, _Namer(self), "")
 
     __repr__ = __str__
 
@@ -96,7 +83,19 @@ def typecheck(jaxpr):
     for v in jaxpr.outvars:
         if isinstance(v, Var) and id(v) not in defined:
             raise IRTypeError(f"program returns an undefined variable {v}")
+    free = [v for k, v in program_dims(jaxpr).items() if k not in defined]
+    if free:
+        raise IRTypeError(f"the program's types use dimension variables {free} it does not "
+                          f"take as inputs:\n{jaxpr}")
     return jaxpr
+
+
+def program_dims(jaxpr):
+    """The dimension variables a program's types and params mention (not its sub-programs')."""
+    out = dims_of([v.aval for v in jaxpr.constvars + jaxpr.invars])
+    for eqn in jaxpr.eqns:
+        dims_of([[v.aval for v in eqn.outvars], eqn.params], out)
+    return out
 
 
 def simplify(jaxpr):
@@ -146,8 +145,11 @@ def eval_jaxpr(jaxpr, args):
     def read(v):
         return v.val if isinstance(v, Literal) else env[id(v)]
 
+    sizes = {v: int(env[id(v)]) for v in jaxpr.constvars + jaxpr.invars
+             if isinstance(v, DimVar) and not hasattr(env[id(v)], "interp")}
     for eqn in jaxpr.eqns:
-        outs = bind(eqn.primitive, *map(read, eqn.invars), **eqn.params)
+        params = substitute(eqn.params, sizes) if sizes else eqn.params
+        outs = bind(eqn.primitive, *map(read, eqn.invars), **params)
         outs = outs if eqn.primitive.multiple_results else [outs]
         env.update(zip(map(id, eqn.outvars), outs))
     return [read(v) for v in jaxpr.outvars]
@@ -187,20 +189,31 @@ def sub_jaxprs(params):
 # ----------------------------------------------------------------------------- printing
 
 class _Namer:
-    def __init__(self):
-        self.names = {}
+    """Letters for variables; a dimension variable prints as its own name (`n:i64[]`)."""
+
+    def __init__(self, jaxpr=None):
+        self.names, self.count, self.taken = {}, 0, set()
+        stack = [jaxpr] if jaxpr is not None else []
+        while stack:  # the letters the program's dimension variables are called are taken
+            j = stack.pop()
+            self.taken.update(v.name for v in program_dims(j).values())
+            stack.extend(s for e in j.eqns for s in sub_jaxprs(e.params))
 
     def __call__(self, v):
         if isinstance(v, Literal):
             return repr(v)
-        if id(v) not in self.names:
-            n, s = len(self.names), ""
+        if isinstance(v, DimVar):
+            return v.name
+        while id(v) not in self.names:
+            n, s = self.count, ""
             while True:
                 s = chr(ord("a") + n % 26) + s
                 n = n // 26 - 1
                 if n < 0:
                     break
-            self.names[id(v)] = (s, v)  # keep v alive so its id stays unique
+            self.count += 1
+            if s not in self.taken:
+                self.names[id(v)] = (s, v)  # keep v alive so its id stays unique
         return self.names[id(v)][0]
 
     def binder(self, v):

@@ -14,24 +14,50 @@ Tests: tests/refimpl/test_refimpl_transforms.py (caching, laziness, closures).
 """
 import functools
 
-from . import ops
+import numpy as np
+
+from . import core, ops
 from .compiler import compiled
-from .core import ShapeError, aval_of, bind, check_call, primitive, using
+from .core import ShapedArray, aval_of, bind, check_call, primitive, using
+from .dims import (
+    Dim,
+    DimVar,
+    InconclusiveDimensionError,
+    SymbolicScope,
+    bind_sizes,
+    dims_of,
+    instantiate,
+    solve,
+    symbolic_shape,
+)
 from .ir import jaxpr_cost
 from .jvp import jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules
-from .pytree import argnums_tuple, dynamic_positions, partial_args, tree_flatten, tree_unflatten
-from .staging import stage_tree_fun
+from .pytree import (
+    argnums_tuple,
+    broadcast_prefix,
+    dynamic_positions,
+    partial_args,
+    tree_flatten,
+    tree_unflatten,
+)
+from .staging import dim_tracer, stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
 from .vmap import vmap_jaxpr, vmap_rules
 
 jit_p = primitive("jit", multiple_results=True)
 
 
-def jit(fun, static_argnums=()):
-    """Compile `fun`; it is traced once per distinct argument type (see `_cache_size`)."""
+def jit(fun, static_argnums=(), abstracted_axes=None):
+    """Compile `fun`; it is traced once per distinct argument type (see `_cache_size`).
+
+    `abstracted_axes` (JAX's name) marks dimensions dynamic: a pytree prefix of
+    the dynamic arguments whose leaves are `symbolic_shape` specs, e.g.
+    `("n, _",)`, `_` keeping that axis's size.  Such axes are dimension
+    variables of one scope per jitted function, so `f` is staged once per
+    rank and dtype and runs at every size (each >= 1, as in `export`)."""
     static = argnums_tuple(static_argnums)
-    cache, stats = {}, {"traces": 0}
+    cache, stats, scope = {}, {"traces": 0}, SymbolicScope()
 
     @functools.wraps(fun)
     def jitted(*args):
@@ -39,19 +65,22 @@ def jit(fun, static_argnums=()):
         dynamic = dynamic_positions(args, static)
         flat, tree = tree_flatten(tuple(args[i] for i in dynamic))
         statics = tuple((i, a) for i, a in enumerate(args) if i not in dynamic)
-        key = (tree, tuple(map(aval_of, flat)), statics)
+        avals = list(map(aval_of, flat))
+        if abstracted_axes is not None:
+            specs = broadcast_prefix(abstracted_axes, tree, "abstracted_axes")
+            avals = [_abstract(a, spec, scope) for a, spec in zip(avals, specs)]
+        key = (tree, tuple(avals), statics)
         hit = cache.get(key)
         if hit is None:
             jaxpr, captured, out_tree = stage_tree_fun(partial_args(fun, args, dynamic), tree,
                                                        key[1], "jit")
-            hit = jaxpr, out_tree
+            hit = jaxpr, out_tree, captured
             stats["traces"] += 1
-            if not captured:
+            if all(isinstance(c, DimVar) for c in captured):
                 cache[key] = hit
-        else:
-            captured = []
-        jaxpr, out_tree = hit
-        outs = bind(jit_p, *captured, *flat, jaxpr=jaxpr, name=getattr(fun, "__name__", "fun"))
+        jaxpr, out_tree, captured = hit
+        outs = bind(jit_p, *dim_operands(captured, avals, flat), *flat, jaxpr=jaxpr,
+                    name=getattr(fun, "__name__", "fun"))
         return tree_unflatten(out_tree, outs)
 
     jitted._cache_size = lambda: len(cache)
@@ -59,14 +88,43 @@ def jit(fun, static_argnums=()):
     return jitted
 
 
+def _abstract(aval, spec, scope):
+    if spec is None:
+        return aval
+    names = [s.strip() for s in spec.split(",")] if spec.strip() else []
+    if len(names) != aval.ndim:
+        raise ValueError(f"jit: abstracted_axes spec {spec!r} does not fit an argument of type "
+                         f"{aval}: give one name or _ per axis")
+    keep = [d if n in ("_", str(d)) else None for n, d in zip(names, aval.shape)]
+    shape = [k if k is not None else symbolic_shape(n, scope)[0] for n, k in zip(names, keep)]
+    return ShapedArray(shape, aval.dtype)
+
+
+def dim_operands(captured, avals, flat):
+    """The values for a staged program's captured inputs: a top-level dimension
+    variable's is its size, solved from the arguments (`export` shares this)."""
+    if not any(isinstance(c, DimVar) for c in captured):
+        return captured
+    actual = list(map(aval_of, flat))
+    env = solve(avals, actual) if dims_of(actual) else bind_sizes(avals, actual)
+    return [c if not isinstance(c, DimVar) else _dim_value(env[c]) for c in captured]
+
+
+def _dim_value(d):
+    """A dimension as an operand: its size, or the value of its variable in context."""
+    if isinstance(d, Dim):
+        if d.var is None:
+            raise InconclusiveDimensionError(f"jit: cannot pass the dimension {d} to a staged "
+                                             f"program; give its arguments plain dimensions")
+        return dim_tracer(core.current, d.var)
+    return np.int64(d)
+
+
 # ----------------------------------------------------------------------------- jit_p rules
 
 
 def _jit_shape(*avals, jaxpr, name):
-    if list(avals) != jaxpr.in_avals:
-        raise ShapeError(f"jit: operands {list(avals)} do not match the program's inputs "
-                         f"{jaxpr.in_avals}")
-    return jaxpr.out_avals
+    return instantiate(jaxpr, avals, "jit")
 
 
 jit_p.shape_rule = _jit_shape

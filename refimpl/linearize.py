@@ -28,6 +28,8 @@ partial_eval_rules = {}
 class PartialStaging(Staging):
     """Stages only operations on unknown values; known ones run in `prev`."""
 
+    knows_dims = False  # its tracers are tangents; dimensions come from `prev`
+
     def __init__(self, prev):
         super().__init__(prev, "the linear (tangent) part of grad/vjp")
 

@@ -14,7 +14,8 @@ import numpy as _np
 
 from . import core, ops
 from . import primitives as P
-from .core import EVAL, ShapeError, Tracer, aval_of, bind, explain_eval_error
+from .core import EVAL, ShapeError, Tracer, aval_of, bind, explain_eval_error, prod
+from .dims import Dim
 
 
 def _eager(*args):
@@ -50,8 +51,11 @@ def broadcast_shapes(name, *shapes):
     for dims in zip(*[(1,) * (n - len(s)) + tuple(s) for s in shapes]):
         big = {d for d in dims if d != 1}
         if len(big) > 1:
+            symbolic = any(isinstance(d, Dim) for d in big)
             raise ShapeError(f"{name}: shapes {' and '.join(map(str, shapes))} cannot be "
-                             f"broadcast together")
+                             f"broadcast together" + symbolic * (
+                                 f": dimensions {' and '.join(sorted(map(str, big)))} may differ "
+                                 f"(different dimension variables are different sizes)"))
         out.append(big.pop() if big else 1)
     return tuple(out)
 
@@ -150,12 +154,13 @@ def transpose(x, axes=None):
 
 
 def reshape(x, shape):
-    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+    shape = (shape,) if isinstance(shape, (int, Dim)) else tuple(
+        d if isinstance(d, Dim) else int(d) for d in shape)
     size = aval_of(x).size
     if shape.count(-1) == 1:
-        known = int(_np.prod([d for d in shape if d != -1]))
+        known = prod([d for d in shape if d != -1])
         shape = tuple(size // known if d == -1 and known else d for d in shape)
-    if int(_np.prod(shape)) != size or builtins.min(shape, default=0) < 0:
+    if prod(shape) != size or builtins.min(shape, default=0) < 0:
         raise ShapeError(f"reshape: cannot reshape an array of shape {aval_of(x).shape} "
                          f"into shape {shape}")
     if _eager():
@@ -238,10 +243,18 @@ def stack(arrays, axis=0):
     return concatenate([expand_dims(a, axis) for a in arrays], _axis("stack", axis, out_ndim))
 
 
-def zeros(shape): return _np.zeros(shape)  # noqa: E704  (constants need no tracing)
-def ones(shape): return _np.ones(shape)  # noqa: E704
-def zeros_like(x): return _np.zeros(aval_of(x).shape)  # noqa: E704
-def ones_like(x): return _np.ones(aval_of(x).shape)  # noqa: E704
+def full(shape, value):
+    """A constant array needs no tracing, unless its shape is symbolic."""
+    shape = (shape,) if isinstance(shape, (int, Dim)) else tuple(shape)
+    if any(isinstance(d, Dim) for d in shape):
+        return ops.broadcast_in_dim(_np.float64(value), shape, ())
+    return _np.full(shape, _np.float64(value))
+
+
+def zeros(shape): return full(shape, 0.0)  # noqa: E704
+def ones(shape): return full(shape, 1.0)  # noqa: E704
+def zeros_like(x): return full(aval_of(x).shape, 0.0)  # noqa: E704
+def ones_like(x): return full(aval_of(x).shape, 1.0)  # noqa: E704
 
 
 float64 = _np.float64

@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from .core import ShapedArray, ShapeError, primitive
+from .core import ShapedArray, ShapeError, primitive, prod
 
 # ----------------------------------------------------------------------------- elementwise
 
@@ -143,7 +143,7 @@ transpose_p = _def_structural("transpose", _transpose_shape, _transpose_impl,
 
 
 def _reshape_shape(x, *, new_sizes):
-    if int(np.prod(new_sizes, dtype=np.int64)) != x.size or min(new_sizes, default=0) < 0:
+    if prod(new_sizes) != x.size or min(new_sizes, default=0) < 0:
         raise ShapeError(f"reshape: cannot reshape an operand {x} to shape {new_sizes}")
     return ShapedArray(new_sizes, x.dtype)
 
@@ -269,7 +269,7 @@ def _dot_general_impl(x, y, *, dimension_numbers):
 def _dot_general_cost(eqn):
     (lc, _), _ = eqn.params["dimension_numbers"]
     x = eqn.invars[0].aval
-    return eqn.outvars[0].aval.size * int(np.prod([x.shape[a] for a in lc], dtype=np.int64))
+    return eqn.outvars[0].aval.size * prod([x.shape[a] for a in lc])
 
 
 def _dot_general_source(eqn, ins):

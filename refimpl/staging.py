@@ -12,7 +12,8 @@ tests/refimpl/test_refimpl_transforms.py, test_refimpl_errors.py.
 """
 from . import core
 from .core import ConcretizationError, Interpreter, Tracer, check_alive, using
-from .ir import Eqn, Jaxpr, Literal, Var, simplify, typecheck
+from .dims import DimVar, InconclusiveDimensionError
+from .ir import Eqn, Jaxpr, Literal, Var, program_dims, simplify, typecheck
 from .pytree import argnums_tuple, dynamic_positions, flatten_fun, partial_args, tree_flatten
 
 
@@ -35,25 +36,35 @@ class StagedTracer(Tracer):
 class Staging(Interpreter):
     """Records every primitive application as an equation."""
 
+    knows_dims = True  # its values of dimension variables are known ones (not tangents)
+
     def __init__(self, prev, what="jit"):
         self.prev, self.what = prev, what
-        self.eqns, self.captures = [], {}
+        self.eqns, self.captures, self.bound = [], {}, set()
 
     def owns(self, x):
         return isinstance(x, StagedTracer) and x.interp is self
 
     def new_arg(self, aval):
-        return StagedTracer(self, Var(aval))
+        """An input typed `aval`; the input of type `DimType(n)` is `n` itself."""
+        var = getattr(getattr(aval, "dim", None), "var", None)
+        var = var if var is not None and id(var) not in self.bound else Var(aval)
+        self.bound.add(id(var))
+        return StagedTracer(self, var)
 
     def atom(self, x):
-        """The IR operand for `x`, capturing foreign tracers as new inputs."""
+        """The IR operand for `x`, capturing foreign tracers as new inputs (a
+        dimension variable as itself: one symbol in every program)."""
         if isinstance(x, StagedTracer) and x.interp is self:
             return x.var
-        if isinstance(x, Tracer):
-            check_alive(x)
-            hit = self.captures.get(id(x))
+        if isinstance(x, (Tracer, DimVar)):
+            if isinstance(x, Tracer):
+                check_alive(x)
+            key = capture_key(x)
+            hit = self.captures.get(key)
             if hit is None:
-                hit = self.captures[id(x)] = (x, Var(x.aval))
+                dim = x if isinstance(x, DimVar) else x.var if key != id(x) else None
+                hit = self.captures[key] = (x, dim or Var(x.aval))
             return hit[1]
         return Literal(x)
 
@@ -69,11 +80,33 @@ class Staging(Interpreter):
         return outs if prim.multiple_results else outs[0]
 
     def build(self, arg_tracers, outs):
-        """The closed program: inputs are the captured values, then the arguments."""
+        """The closed program: inputs are the captured values, then the arguments.
+        A dimension variable its types mention but no input binds is captured
+        too, from the nearest enclosing staging: the implicit argument."""
         outvars = [self.atom(x) for x in outs]
+        draft = Jaxpr([v for _, v in self.captures.values()] + [t.var for t in arg_tracers],
+                      self.eqns, outvars)
+        for key, var in program_dims(draft).items():
+            if key not in self.bound and key not in self.captures:
+                self.atom(dim_tracer(self.prev, var))
         captured = list(self.captures.values())
         invars = [v for _, v in captured] + [t.var for t in arg_tracers]
         return typecheck(simplify(Jaxpr(invars, self.eqns, outvars))), [t for t, _ in captured]
+
+
+def capture_key(x):
+    """Captures are one per tracer, and one per dimension variable however reached."""
+    var = x if isinstance(x, DimVar) else getattr(x, "var", None)
+    return id(var) if isinstance(var, DimVar) else id(x)
+
+
+def dim_tracer(interp, var):
+    """The value of dimension variable `var` in context `interp`: the tracer of the
+    nearest staging that knows it, or `var` itself at the top (whose caller
+    solves it from the arguments' shapes, as `jit` and `export` do)."""
+    while interp is not None and not getattr(interp, "knows_dims", False):
+        interp = getattr(interp, "prev", None)
+    return var if interp is None else StagedTracer(interp, var)
 
 
 def stage(fun, in_avals, what="jit"):
@@ -103,12 +136,22 @@ def stage_tree_fun(fun, in_tree, in_avals, what):
 def stage_closed(fun, in_avals):
     """Stage a function known to capture nothing (it only interprets closed programs)."""
     jaxpr, captured = stage(fun, in_avals, "a transformed program")
-    assert not captured, captured
+    if captured:
+        raise InconclusiveDimensionError(
+            f"a transformed sub-program needs the dimensions {[str(c) for c in captured]} "
+            f"as extra inputs (a symbolic batch size of vmap over a loop or branch?); use a "
+            f"concrete size there")
     return jaxpr
 
 
 def make_jaxpr(fun, static_argnums=()):
-    """`make_jaxpr(f)(*args)`: the typed program `f` stages to on `args`' types."""
+    """`make_jaxpr(f)(*args)`: the typed program `f` stages to on `args`' types.
+
+    An argument may be a `ShapeDtypeStruct` whose shape holds dimension
+    variables (`dims.symbolic_shape`), as in JAX: the program is then one for
+    every size, and takes each variable as a leading `n:i64[]` input.  That
+    spec, rather than `make_jaxpr(f, abstracted_axes=...)`, because it is
+    JAX's stable API (`jax.export`'s), so the same test runs on both."""
     static = argnums_tuple(static_argnums)
 
     def traced(*args):
@@ -116,7 +159,9 @@ def make_jaxpr(fun, static_argnums=()):
         flat, tree = tree_flatten(tuple(args[i] for i in dynamic))
         jaxpr, captured, _ = stage_tree_fun(partial_args(fun, args, dynamic), tree,
                                             [core.aval_of(x) for x in flat], "make_jaxpr")
-        k = len(captured)
-        return Jaxpr(jaxpr.invars[k:], jaxpr.eqns, jaxpr.outvars, jaxpr.invars[:k], captured)
+        consts = [i for i, c in enumerate(captured) if not isinstance(c, DimVar)]
+        dims = [v for v, c in zip(jaxpr.invars, captured) if isinstance(c, DimVar)]
+        return Jaxpr(dims + jaxpr.invars[len(captured):], jaxpr.eqns, jaxpr.outvars,
+                     [jaxpr.invars[i] for i in consts], [captured[i] for i in consts])
 
     return traced
