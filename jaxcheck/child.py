@@ -75,6 +75,7 @@ class Tally:
     started: float = field(default_factory=time.time)
     examples: int | None = None
     first_failure: int | None = None
+    first_failure_seconds: float | None = None
     slice_end: float = float("inf")
     sliced: bool = False
     outcome: str = "passed"
@@ -85,7 +86,8 @@ class Tally:
 
     def record(self) -> dict:
         return {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
-                "first_failure": self.first_failure, "reason": self.reason,
+                "first_failure": self.first_failure,
+                "first_failure_seconds": self.first_failure_seconds, "reason": self.reason,
                 "message": self.message, "evidence": self.evidence,
                 "reproducers": self.reproducers,
                 "seconds": round(time.time() - self.started, 3),
@@ -122,6 +124,7 @@ class Child:
             except Exception:
                 if tally.first_failure is None:
                     tally.first_failure = tally.examples
+                    tally.first_failure_seconds = round(time.time() - tally.started, 3)
                 raise
             if tally.first_failure is None and time.time() > tally.slice_end:
                 tally.sliced = True

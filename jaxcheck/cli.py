@@ -82,6 +82,9 @@ def parser() -> argparse.ArgumentParser:
                        help="Hypothesis profile (default ci: 60 derandomized examples each)")
     check.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                        help=f"where reproducers and logs go (default {DIRECTORY}/)")
+    check.add_argument("--max-shrinks", type=_positive_int, metavar="N",
+                       help="report a failure after N successful shrinks (default: shrink "
+                            "until nothing smaller fails): a quicker, larger reproducer")
 
     hunt = commands.add_parser("hunt", help="search for failures for a fixed time",
                                description="Share M minutes among the properties, drawing "
@@ -172,7 +175,7 @@ def _ending(verdicts: list[Verdict], interrupted: bool, run_dir: Path) -> int:
 
 
 def check(args) -> int:
-    options, described = _options(args, args.sut, args.out)
+    options, described = _options(args, args.sut, args.out, max_shrinks=args.max_shrinks)
     nodeids = collect(options, args.only)
     run_dir = _run_dir(args.out, "check", args.sut)
     _header("check", options, described, len(nodeids), run_dir)

@@ -67,6 +67,7 @@ class RunOptions:
     out: Path = Path(reproducer.DIRECTORY)
     deadline: float | None = None
     db: str | None = None
+    max_shrinks: int | None = None  # successful shrinks before a failure is reported
 
 
 @dataclass
@@ -80,6 +81,7 @@ class Verdict:
     reason: str = ""
     reproducers: list[str] = field(default_factory=list)
     first_failure: int | None = None
+    first_failure_seconds: float | None = None  # from the property's start
     message: str = ""
     evidence: str = ""  # the end of the failure report (jaxcheck/child.py)
     peak_rss_mib: int | None = None
@@ -171,6 +173,8 @@ class Worker:
             args.append(f"--jaxcheck-deadline={self.options.deadline}")
         if self.options.db:
             args.append(f"--jaxcheck-db={self.options.db}")
+        if self.options.max_shrinks is not None:
+            args.append(f"--max-shrinks={self.options.max_shrinks}")
         ids = [str(ROOT / nodeid) for nodeid in self.remaining]
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(pytest_command(self.options, *args, *ids),

@@ -15,10 +15,13 @@ BAD_CALLS = [
     (("check", "--sut", "refimpl", "--only", "no_such_property"), "no property matches"),
     (("check", "--profile", "fast"), "invalid choice: 'fast'"),
     (("check", "--jobs", "0"), "must be at least 1"),
+    (("check", "--max-shrinks", "0"), "must be at least 1"),
     (("hunt", "--minutes", "0"), "--minutes must be positive"),
     (("hunt", "--minutes", "1", "--db", "ftp://example"), "only a directory path or a redis"),
     (("replay", "no/such/file.py"), "no such file or folder"),
     (("replay", "README.md"), "does not begin with"),
+    (("report", "--sut", "refimpl", "--findings", "no/such.md"),
+     "cannot read the findings document"),
 ]
 
 

@@ -1,0 +1,232 @@
+"""The kill matrix: every property against every broken SUT, in the `ci` profile.
+
+A verification suite is worth the bugs it catches, so its power is measured
+the way mutation testing measures a test suite: each shim of `tests/broken/`
+is one realistic bug (a mutant), and every property runs against it as a
+user's `jaxcheck check --sut tests.broken.<bug>` would (child processes,
+the `ci` profile, no stop at the first failing property).  For each broken
+SUT and property it records whether the property caught the bug, the
+example and the seconds (from the property's start) of the first
+counterexample, and the size of the shrunk reproducer: the equations of its
+`f` and the transformation layers (`sut.jvp(`, `sut.grad(`, ...) in the
+script.  It writes `docs/power.md`:
+
+* per broken SUT: its family, the properties that catch it, the quickest
+  (time and examples to the first counterexample), the smallest reproducer;
+* the matrix itself, broken SUTs against properties;
+* per property: the bugs it catches, and those only it catches;
+* the fragile spots: bugs that one property alone catches.
+
+The matrix pass does not shrink (`--max-shrinks=0`): whether a property
+catches a bug, and after how many examples and seconds, does not depend on
+shrinking, and shrinking every failure of 45 bugs times 50 properties would
+take hours.  The size of the reproducer is then measured once per bug, on
+the property that caught it first, rerun alone with shrinking bounded at
+`--max-shrinks` successful shrinks (default 100, as the meta-test's bounded
+rows; `bench/bench_catch.py` measures the full shrink).  One broken SUT's
+results are kept under `--work` with a fingerprint of the suite's sources
+and the shim's, so a rerun measures only what changed.
+
+    python bench/power.py                      # every broken SUT, then docs/power.md
+    python bench/power.py --only vmap_ --jobs 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import json
+import re
+import statistics
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import machine  # noqa: E402
+from jaxcheck.runner import RunOptions, collect, run  # noqa: E402
+from tests.meta.test_broken_suts import equations_in  # noqa: E402
+
+BROKEN = ROOT / "tests" / "broken"
+DOC = ROOT / "docs" / "power.md"
+# What the suite's verdicts depend on, for the cache's fingerprint.
+SOURCES = ("conftest.py", "jaxcheck", "oracles", "refimpl", "strategies", "tests/test_*.py",
+           "tests/broken/__init__.py")
+CAUGHT = ("failed", "crashed", "hung", "error")
+_LAYER = re.compile(r"\bsut\.(jvp|vjp|grad|vmap|jit)\(")
+
+
+def broken_suts(only: str | None) -> list[str]:
+    names = sorted(p.stem for p in BROKEN.glob("*.py") if p.stem != "__init__")
+    return [n for n in names if only is None or only in n]
+
+
+def fingerprint(shim: str) -> str:
+    digest = hashlib.sha1()
+    paths = [ROOT / "tests" / "broken" / f"{shim}.py"]
+    for pattern in SOURCES:
+        matched = sorted(ROOT.glob(pattern))
+        paths += [p for m in matched for p in ([m] if m.is_file() else sorted(m.rglob("*.py")))]
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def reproducer_size(paths: list[str]) -> tuple[int, int] | None:
+    """(equations of f, transformation layers) of the smallest saved reproducer."""
+    sizes = []
+    for path in paths:
+        try:
+            script = Path(path).read_text()
+        except OSError:
+            continue
+        equations = equations_in(script) if "def f(" in script else 0
+        sizes.append((equations, len(_LAYER.findall(script))))
+    return min(sizes, default=None)
+
+
+def measure(shim: str, work: Path, jobs: int, max_shrinks: int) -> dict:
+    """Every property's verdict on one broken SUT, and the shrunk size of the quickest
+    catch, from the cache if nothing changed."""
+    record = work / f"{shim}.json"
+    key = fingerprint(shim)
+    if record.exists():
+        cached = json.loads(record.read_text())
+        if cached.get("fingerprint") == key and cached.get("max_shrinks") == max_shrinks:
+            return cached
+    out = work / shim
+    options = RunOptions(sut=f"tests.broken.{shim}", profile="ci", jobs=jobs, out=out / "matrix",
+                         max_shrinks=0)
+    started = time.time()
+    verdicts = run(collect(options), options, out / "matrix" / "logs")
+    result = {"shim": shim, "fingerprint": key, "max_shrinks": max_shrinks,
+              "verdicts": [dict(asdict(v), evidence="") for v in verdicts], "shrunk": None}
+    first = quickest(caught_by(result))
+    if first is not None:
+        options = RunOptions(sut=f"tests.broken.{shim}", profile="ci", jobs=1,
+                             out=out / "shrunk", max_shrinks=max_shrinks)
+        shrunk = run([first["nodeid"]], options, out / "shrunk" / "logs")[0]
+        result["shrunk"] = {"nodeid": shrunk.nodeid, "outcome": shrunk.outcome,
+                            "size": reproducer_size(shrunk.reproducers),
+                            "reproducers": shrunk.reproducers}
+    result["seconds"] = round(time.time() - started, 1)
+    record.write_text(json.dumps(result, indent=1))
+    return result
+
+
+def short(nodeid: str) -> str:
+    return nodeid.split("::", 1)[-1].removeprefix("test_")
+
+
+def family(shim: str) -> str:
+    return getattr(importlib.import_module(f"tests.broken.{shim}"), "FAMILY", "?")
+
+
+def caught_by(result: dict) -> list[dict]:
+    return [v for v in result["verdicts"] if v["outcome"] in CAUGHT]
+
+
+def quickest(kills: list[dict]) -> dict | None:
+    timed = [v for v in kills if v.get("first_failure_seconds") is not None]
+    return min(timed or kills, key=lambda v: v.get("first_failure_seconds") or v["seconds"],
+               default=None)
+
+
+def document(results: list[dict], command: str) -> str:
+    properties = list(dict.fromkeys(v["nodeid"] for r in results for v in r["verdicts"]))
+    number = {p: i + 1 for i, p in enumerate(properties)}
+    killers = {r["shim"]: caught_by(r) for r in results}
+    caught = [s for s, k in killers.items() if k]
+    firsts = [quickest(k) for k in killers.values() if k]
+    seconds = [v.get("first_failure_seconds") or v["seconds"] for v in firsts]
+    sizes = [r["shrunk"]["size"][0] for r in results
+             if r.get("shrunk") and r["shrunk"].get("size")]
+    lines = ["# Bug-finding power: the kill matrix", "",
+             f"{len(results)} broken SUTs (`tests/broken/`), each one realistic bug, against "
+             f"{len(properties)} properties in the `ci` profile, every property run (no stop "
+             "at the first failure, no shrinking); the property that caught a bug first is "
+             "then rerun alone, shrinking stopped after "
+             f"{results[0]['max_shrinks'] if results else '-'} successful shrinks, for the "
+             "size of its reproducer.", "",
+             f"* caught: **{len(caught)} of {len(results)}**"
+             + (f"; not caught: {', '.join(s for s, k in killers.items() if not k)}"
+                if len(caught) < len(results) else ""),
+             ]
+    if seconds:
+        lines += [f"* time to the first counterexample (the quickest property, from its "
+                  f"start): median {statistics.median(seconds):.1f} s, worst "
+                  f"{max(seconds):.1f} s",
+                  f"* the quickest catch's reproducer, shrunk: median "
+                  f"{statistics.median(sizes):g} equations, largest {max(sizes)}"
+                  if sizes else "* no reproducer with a program"]
+    fragile = [s for s, k in killers.items() if len(k) == 1]
+    lines += [f"* caught by one property only (fragile): {len(fragile)}"
+              + (f": {', '.join(fragile)}" if fragile else ""), "",
+              "## Per broken SUT", "",
+              "| broken SUT | family | caught by | quickest property | first counterexample "
+              "| its reproducer, shrunk |", "|---|---|---:|---|---|---|"]
+    for result in results:
+        kills = killers[result["shim"]]
+        first = quickest(kills)
+        shrunk = result.get("shrunk") or {}
+        size = shrunk.get("size")
+        when = "-" if first is None else (
+            f"example {first.get('first_failure') or '?'}, "
+            f"{first.get('first_failure_seconds') or first['seconds']:.1f} s")
+        lines.append(f"| `{result['shim']}` | {family(result['shim'])} | {len(kills)} | "
+                     f"{'-' if first is None else short(first['nodeid'])} | {when} | "
+                     + ("-" if size is None else f"{size[0]} equations, {size[1]} layers")
+                     + " |")
+    lines += ["", "## The matrix", "",
+              "X: the property caught the bug (C: crashed, H: hung); .: passed; s: skipped.", "",
+              "| broken SUT | " + " | ".join(str(number[p]) for p in properties) + " |",
+              "|---|" + "---|" * len(properties)]
+    marks = {"failed": "X", "error": "X", "crashed": "C", "hung": "H", "passed": ".",
+             "skipped": "s"}
+    for result in results:
+        by = {v["nodeid"]: v["outcome"] for v in result["verdicts"]}
+        lines.append(f"| `{result['shim']}` | "
+                     + " | ".join(marks.get(by.get(p, ""), "-") for p in properties) + " |")
+    lines += ["", "## Per property", "", "| # | property | catches | only it catches |",
+              "|---:|---|---:|---|"]
+    for prop in properties:
+        catches = [s for s, k in killers.items() if any(v["nodeid"] == prop for v in k)]
+        alone = [s for s in catches if len(killers[s]) == 1]
+        lines.append(f"| {number[prop]} | `{short(prop)}` | {len(catches)} | "
+                     + (", ".join(f"`{s}`" for s in alone) or "-") + " |")
+    lines += ["", "## How this was measured", "",
+              f"`{command}` on {machine()}, {time.strftime('%Y-%m-%d')}; "
+              f"{sum(r['seconds'] for r in results) / 60:.0f} min of runs "
+              "(a rerun reuses each broken SUT's results while its fingerprint holds)."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="the broken SUTs whose module name contains this")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--max-shrinks", type=int, default=100)
+    parser.add_argument("--work", type=Path, default=ROOT / ".power")
+    parser.add_argument("--no-write", action="store_true", help="print, leave docs/power.md")
+    args = parser.parse_args()
+    args.work.mkdir(exist_ok=True)
+    shims = broken_suts(args.only)
+    results = []
+    for i, shim in enumerate(shims, start=1):
+        print(f"[{i}/{len(shims)}] {shim} ...", end=" ", flush=True)
+        result = measure(shim, args.work, args.jobs, args.max_shrinks)
+        print(f"caught by {len(caught_by(result))} ({result['seconds']:.0f} s)", flush=True)
+        results.append(result)
+    text = document(results, "python bench/power.py " + " ".join(sys.argv[1:]))
+    print(text)
+    if not args.no_write:
+        DOC.write_text(text)
+        print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
