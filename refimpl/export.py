@@ -17,7 +17,7 @@ binds one `jit` equation, so `jvp`, `grad` and `vmap` of it work as of any
 jitted function.  Tests: tests/refimpl/test_refimpl_dynamic_shapes.py.
 """
 from .core import aval_of, bind
-from .dims import DimVar, SymbolicScope, symbolic_shape
+from .dims import DimVar, SymbolicScope, bind_sizes, dims_of, symbolic_shape
 from .jit import dim_operands, jit_p
 from .pytree import tree_flatten, tree_unflatten
 from .staging import stage_tree_fun
@@ -39,6 +39,9 @@ class Exported:
         if tree != self.in_tree:
             raise ValueError(f"{self.fun_name}: called with arguments of another structure than "
                              f"it was exported for ({len(self.in_avals)} arrays)")
+        actual = [aval_of(x) for x in flat]
+        if not dims_of(actual):  # concrete arguments: each must fit its spec
+            bind_sizes(list(self.in_avals), actual)
         operands = dim_operands(self._captured, list(self.in_avals), flat)
         outs = bind(jit_p, *operands, *flat, jaxpr=self.jaxpr, name=self.fun_name)
         return tree_unflatten(self.out_tree, outs)
