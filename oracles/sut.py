@@ -55,7 +55,13 @@ ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace)
 # that escapes its transformation raises when used after it (autograd's boxes
 # keep working).
 EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse", "jit_staging",
-                  "leak_check")
+                  "leak_check", "shape_polymorphism")
+
+# shape_polymorphism: staging with symbolic dimensions, as `jax.export` does
+# (docs/sut-api.md, "Shape-polymorphic staging"): an optional part, set for
+# an SUT without `export.export`, `export.symbolic_shape` and
+# `ShapeDtypeStruct`, whose properties (tests/test_dynamic_shapes.py) then skip.
+SHAPE_POLYMORPHISM = ("export.export", "export.symbolic_shape", "ShapeDtypeStruct")
 
 # What an alias is known not to offer, declared for it since it cannot declare
 # it itself: JAX raises on reverse mode through while_loop, by design.
@@ -186,6 +192,8 @@ def resolve(name: str, timeout: float = DEFAULT_TIMEOUT) -> Sut:
     version = str(getattr(api, "__version__", None) or "(no __version__)")
     if not callable(getattr(api, "make_jaxpr", None)):
         unsupported |= {"make_jaxpr"}
+    if not all(callable(_lookup(api, dotted)) for dotted in SHAPE_POLYMORPHISM):
+        unsupported |= {"shape_polymorphism"}
     return Sut(name, api, version, unsupported, timeout)
 
 
