@@ -30,7 +30,7 @@ from tests.broken import FAMILIES, SHOWS
 
 BROKEN = Path(__file__).resolve().parents[1] / "broken"
 SHIMS = sorted(p.stem for p in BROKEN.glob("*.py") if p.stem != "__init__")
-NAMES = ("jvp", "vjp", "grad", "vmap", "jit", "numpy", "lax")
+NAMES = ("jvp", "vjp", "grad", "vmap", "jit", "numpy", "lax", "export", "ShapeDtypeStruct")
 # A float32 step inside a float64 computation errs by about 1e-8 relative: the
 # comparison must be finer than that, and coarser than rounding (1e-16).
 RTOL, ATOL = 1e-10, 1e-12
