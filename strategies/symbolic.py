@@ -146,12 +146,16 @@ def symbolic_cases(draw, vocabulary: Vocabulary, *, reverse=False, max_eqns=8):
     return case
 
 
-def _report(case: SymbolicCase) -> None:
-    """Which constructs and operations a program uses on a value with a symbolic axis."""
+def symbolic_uses(case: SymbolicCase) -> set[str]:
+    """The operations and constructs a program applies to a value with a symbolic axis."""
     varying = _varying_names(case)
-    for eqn in all_eqns(case.program.eqns):
-        if any(getattr(a, "name", None) in varying for a in eqn.args):
-            event(f"symbolic: {eqn.op}")
+    return {eqn.op for eqn in all_eqns(case.program.eqns)
+            if any(getattr(a, "name", None) in varying for a in eqn.args)}
+
+
+def _report(case: SymbolicCase) -> None:
+    for name in sorted(symbolic_uses(case)):
+        event(f"symbolic: {name}")
     event(f"symbolic variables: {len(case.variables)}")
 
 

@@ -25,7 +25,7 @@ from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_raises, verify_returns
 from strategies.inputs import directions
 from strategies.render import render_function, render_module
-from strategies.symbolic import BATCH, SymbolicCase, symbolic_cases
+from strategies.symbolic import SymbolicCase, symbolic_cases
 from strategies.symbolic_wrappers import arguments, refused, staged
 
 pytestmark = pytest.mark.needs("shape_polymorphism", "jit")
@@ -128,7 +128,3 @@ def test_a_size_the_specs_refuse_is_bad_input(sut, vocabulary, data, how):
     why = {"zero": f"a size 0 for {first}: dimension variables are at least 1",
            "mismatch": f"an argument declared ({first},) whose size is not {first}'s"}[how]
     verify_raises(sut, _experiment(case, refused(case, how), why, inputs), why)
-
-
-def test_the_batch_is_what_the_wrappers_stage():
-    assert BATCH == 2  # symbolic_wrappers.staged exports vmap's inputs with a batch of 2

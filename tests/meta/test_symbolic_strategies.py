@@ -1,0 +1,50 @@
+"""The shape-polymorphic generator (strategies/symbolic.py): valid at every size, and
+every construct of the language drawn on values with a symbolic axis.
+
+Run with `-s` to see the share of programs that use each operation and
+construct symbolically (the acceptance figure of issue 20 quotes it).
+"""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from strategies.constructs import CONSTRUCTS
+from strategies.evaluation import evaluate
+from strategies.symbolic import NOT_POLYMORPHIC, symbolic_cases, symbolic_uses
+from strategies.vocabulary import vocabulary_for
+
+pytestmark = pytest.mark.meta
+
+EXAMPLES = 300
+USES: Counter = Counter()
+
+
+@settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None)
+@given(case=symbolic_cases(vocabulary_for({"while_loop_reverse"})))
+def test_symbolic_programs_hold_at_every_size_and_keep_their_axes(case):
+    """Every size assignment and batch element evaluates finite, every margin kept;
+    every output axis is a variable or one fixed size (no arithmetic on sizes)."""
+    for sets in case.args:
+        for args in sets:
+            for out in evaluate(case.program, args, checked=True):
+                assert np.all(np.isfinite(out)) and np.all(np.abs(out) <= 100)
+    for axes in case.out_axes():
+        assert all(isinstance(d, str) and d in case.variables or isinstance(d, int) for d in axes)
+    assert any(v for ax in case.axes for v in ax)
+    USES["programs"] += 1
+    USES.update(symbolic_uses(case))
+
+
+def test_every_construct_is_drawn_symbolically():
+    """Runs after the property above (file order)."""
+    if not USES:
+        pytest.skip("run together with the generator property above")
+    total = USES.pop("programs")
+    print(f"\nshare of {total} programs using each on a symbolic value:")
+    for name, count in USES.most_common():
+        print(f"  {name:14s} {count / total:6.1%}")
+    assert set(CONSTRUCTS) - set(USES) == set()
+    assert not NOT_POLYMORPHIC & set(USES)
