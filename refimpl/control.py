@@ -28,7 +28,7 @@ from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_in
 from .pytree import tree_flatten, tree_unflatten
 from .staging import capture_key, dim_tracer, stage_closed, stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
-from .vmap import to_front, vmap_jaxpr, vmap_rules
+from .vmap import size_inputs, to_front, vmap_jaxpr, vmap_rules
 
 cond_p = primitive("cond", multiple_results=True)
 scan_p = primitive("scan", multiple_results=True)
@@ -131,6 +131,9 @@ jvp_rules[cond_p] = _cond_jvp
 
 def _cond_vmap(size, vals, dims, *, branches):
     (pred, *operands), (pdim, *odims) = vals, dims
+    extra = size_inputs(branches[0], size)[1]
+    branches = tuple(size_inputs(b, size)[0] for b in branches)
+    operands, odims = extra + operands, [None] * len(extra) + odims
     operands = [o if d is None else ops.moveaxis(o, d, 0) for o, d in zip(operands, odims)]
     batched, n = tuple(d is not None for d in odims), len(branches[0].outvars)
     if pdim is not None:  # a predicate per example: compute every branch, then select
@@ -352,6 +355,9 @@ jvp_rules[scan_p] = _scan_jvp
 
 
 def _scan_vmap(size, vals, dims, *, jaxpr, length, num_consts, num_carry, reverse):
+    jaxpr, extra = size_inputs(jaxpr, size)
+    vals, dims, num_consts = extra + list(vals), [None] * len(extra) + list(dims), \
+        num_consts + len(extra)
     in_b, (new, out_b) = _scan_fixpoint(_batching(size), jaxpr,
                                         [d is not None for d in dims], num_consts, num_carry)
     n_front = num_consts + num_carry
@@ -508,6 +514,13 @@ jvp_rules[while_p] = _while_jvp
 
 
 def _while_vmap(size, vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    (cond_jaxpr, c_extra), (body_jaxpr, b_extra) = (size_inputs(j, size)
+                                                    for j in (cond_jaxpr, body_jaxpr))
+    (cc, bc, carry), (dc, db, dcarry) = (_while_split(list(x), cond_nconsts, body_nconsts)
+                                         for x in (vals, dims))
+    vals, dims = c_extra + cc + b_extra + bc + carry, [None] * len(c_extra) + dc + [None] * len(
+        b_extra) + db + dcarry
+    cond_nconsts, body_nconsts = cond_nconsts + len(c_extra), body_nconsts + len(b_extra)
     vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     cc, bc, carry = _while_split(vals, cond_nconsts, body_nconsts)
     cc_b, bc_b, carry_b = _while_split(tuple(d is not None for d in dims), cond_nconsts,

@@ -43,7 +43,7 @@ from .pytree import (
 )
 from .staging import dim_tracer, stage_tree_fun
 from .transpose import is_linear, transpose_jaxpr, transpose_rules
-from .vmap import vmap_jaxpr, vmap_rules
+from .vmap import size_inputs, vmap_jaxpr, vmap_rules
 
 jit_p = primitive("jit", multiple_results=True)
 
@@ -145,6 +145,8 @@ jvp_rules[jit_p] = _jit_jvp
 
 
 def _jit_vmap(size, vals, dims, *, jaxpr, name):
+    jaxpr, extra = size_inputs(jaxpr, size)
+    vals, dims = extra + list(vals), [None] * len(extra) + list(dims)
     vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     new, out_b = vmap_jaxpr(jaxpr, size, tuple(d is not None for d in dims),
                             (False,) * len(jaxpr.outvars))

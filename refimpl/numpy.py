@@ -160,7 +160,7 @@ def reshape(x, shape):
     if shape.count(-1) == 1:
         known = prod([d for d in shape if d != -1])
         shape = tuple(size // known if d == -1 and known else d for d in shape)
-    if prod(shape) != size or builtins.min(shape, default=0) < 0:
+    if prod(shape) != size or any(d < 0 for d in shape):
         raise ShapeError(f"reshape: cannot reshape an array of shape {aval_of(x).shape} "
                          f"into shape {shape}")
     if _eager():

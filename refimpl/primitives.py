@@ -143,7 +143,7 @@ transpose_p = _def_structural("transpose", _transpose_shape, _transpose_impl,
 
 
 def _reshape_shape(x, *, new_sizes):
-    if prod(new_sizes) != x.size or min(new_sizes, default=0) < 0:
+    if prod(new_sizes) != x.size or any(d < 0 for d in new_sizes):
         raise ShapeError(f"reshape: cannot reshape an operand {x} to shape {new_sizes}")
     return ShapedArray(new_sizes, x.dtype)
 

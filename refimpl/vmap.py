@@ -18,9 +18,10 @@ import numpy as np
 from . import core, ops
 from . import primitives as P
 from .core import ConcretizationError, PairInterpreter, ShapedArray, Tracer, aval_of, bind
-from .ir import eval_jaxpr, memoized
+from .dims import dims_of
+from .ir import Jaxpr, eval_jaxpr, memoized
 from .pytree import broadcast_prefix, flatten_fun, tree_flatten, tree_unflatten
-from .staging import stage_closed
+from .staging import dim_tracer, stage_closed
 
 vmap_rules = {}
 
@@ -124,6 +125,19 @@ def vmap_jaxpr(jaxpr, size, batched, instantiate):
     avals = [ShapedArray((size,) + a.shape, a.dtype) if b else a
              for a, b in zip(jaxpr.in_avals, batched)]
     return stage_closed(fun, avals), tuple(out_batched)
+
+
+def size_inputs(jaxpr, size):
+    """`jaxpr` taking the variables of a symbolic batch `size` it lacks as first
+    inputs, and their values here: a sub-program restaged at that size (a
+    loop body under `vmap` over an axis `n`) must bind `n`, so the rule that
+    restages it passes `n` as an extra operand."""
+    bound = {id(getattr(getattr(a, "dim", None), "var", None)) for a in jaxpr.in_avals}
+    missing = [v for k, v in dims_of(size).items() if k not in bound]
+    if not missing:
+        return jaxpr, []
+    return (Jaxpr(missing + jaxpr.invars, jaxpr.eqns, jaxpr.outvars),
+            [dim_tracer(core.current, v) for v in missing])
 
 
 # ----------------------------------------------------------------------------- rules

@@ -151,3 +151,23 @@ def test_while_loop_and_make_jaxpr_of_a_shape_dtype_struct():
     exp = R.export.export(w)(S((n, 2), f64))
     x, t = _args((3, 2), (3, 2))
     assert_close(R.jvp(exp.call, (x,), (t,)), R.jvp(w, (x,), (t,)))
+
+
+def test_vmap_over_a_symbolic_axis_passes_the_batch_size_to_sub_programs():
+    def f(x):
+        def one(a):
+            looped = lax.fori_loop(0, 2, lambda i, c: c * 2.0 + a, a)
+            kept = lax.while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1, c[1] * a), (0, a))[1]
+            return lax.cond(jnp.sum(a) > 0, lambda b: b * 2.0, lambda b: -b, looped + kept)
+        return R.vmap(R.jit(one))(x)
+    exp = _export(f, ("n", 3))
+    body = str(exp).split("scan[", 1)[1].split(". let", 1)[0]
+    assert "n:i64[]" in body and "f64[n,3]" in body  # the batched loop body takes n
+    for n in (1, 4):
+        (x,) = _args((n, 3))
+        assert_close(exp.call(x), f(x), f"n = {n}")
+    g = _export(R.grad(lambda x: jnp.sum(R.vmap(lambda a: lax.fori_loop(
+        0, 2, lambda i, c: jnp.sin(c) * a, a))(x))), ("n", 3))
+    (x,) = _args((3, 3))
+    assert_close(g.call(x), R.grad(lambda x: jnp.sum(R.vmap(lambda a: lax.fori_loop(
+        0, 2, lambda i, c: jnp.sin(c) * a, a))(x)))(x), "grad")
