@@ -103,9 +103,10 @@ def refused(case: SymbolicCase, how: str) -> Wrapper:
     """A call a correct SUT refuses: `mixed` stages f on two copies of its inputs whose
     variables differ (n and n2) and adds the copies' first output with a
     symbolic axis (or input, if none has); `same` is its control, one set of
-    variables, which a correct SUT stages; `zero` and
-    `mismatch` call the staged f with a variable at size 0, or with an extra
-    argument `y: f64[n]` one longer than n."""
+    variables, which a correct SUT stages; `int` stages f after a Python loop
+    bounded by a symbolic size; `zero` and `mismatch` call the staged f with
+    a variable at size 0, or with an extra argument `y: f64[n]` one longer
+    than n."""
     k, xs = len(case.program.inputs), names("x", len(case.program.inputs))
     shapes = case.shapes_at(0)
     specs = _specs(case, shapes, case.axes)
@@ -128,8 +129,11 @@ def refused(case: SymbolicCase, how: str) -> Wrapper:
         return Wrapper(helper + "\n\n" + define("check", [], body), "check()")
     first = case.used
     extra = ([f"sut.ShapeDtypeStruct(({first},), np.float64)"] if how == "mismatch" else [])
+    i, k = next((i, k) for i, ax in enumerate(case.axes) for k, v in enumerate(ax) if v)
+    loop = [f"    for _ in range(x{i}.shape[{k}]):  # a size as a Python loop bound",
+            "        pass"] if how == "int" else []
     body = [_variables(case),
-            f"def g({', '.join(xs + ['*rest'])}):",
+            f"def g({', '.join(xs + ['*rest'])}):", *loop,
             f"    return f({', '.join(xs)})",
             f"exported = sut.export.export(sut.jit(g))({', '.join(specs + extra)})",
             f"return exported.call({', '.join(xs + ['y'] * (how == 'mismatch'))})"]

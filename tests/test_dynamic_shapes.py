@@ -8,8 +8,9 @@ and a drawn one), and must equal the program staged by `jit` at each size
 and NumPy; its staged types must carry the variables, with `f`'s Python run
 once; `jvp`, `grad` and `vmap` exported the same way must equal their
 concrete stagings; and what the contract refuses (two different variables
-where equal sizes are needed, a size 0, a size that breaks a dimension)
-must raise.  An SUT without the part skips these, the feature named.
+where equal sizes are needed, a size 0, a size that breaks a dimension, a
+symbolic size as a Python loop bound) must raise.  An SUT without the part
+skips these, the feature named.
 """
 
 from dataclasses import replace
@@ -114,7 +115,7 @@ def test_mixing_two_dimension_variables_is_refused_at_staging(sut, vocabulary, d
                             "variables must be refused when staged")
 
 
-@pytest.mark.parametrize("how", ["zero", "mismatch"])
+@pytest.mark.parametrize("how", ["zero", "mismatch", "int"])
 @given(data=st.data())
 def test_a_size_the_specs_refuse_is_bad_input(sut, vocabulary, data, how):
     case = data.draw(symbolic_cases(vocabulary), label="case")
@@ -126,5 +127,6 @@ def test_a_size_the_specs_refuse_is_bad_input(sut, vocabulary, data, how):
     if how == "mismatch":
         inputs["y"] = np.zeros(case.sizes[0][first] + 1)
     why = {"zero": f"a size 0 for {first}: dimension variables are at least 1",
-           "mismatch": f"an argument declared ({first},) whose size is not {first}'s"}[how]
+           "mismatch": f"an argument declared ({first},) whose size is not {first}'s",
+           "int": "a symbolic size used as a Python int (a loop bound) while staging"}[how]
     verify_raises(sut, _experiment(case, refused(case, how), why, inputs), why)
