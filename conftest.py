@@ -10,6 +10,9 @@
   over a long run (jaxcheck/examples.py).
 * Tests marked `needs("feature")` are skipped, with the feature named, when
   the SUT lists it in `__sut_unsupported__`.
+* `--jaxcheck-coverage=FILE` records which operations (by operand ranks and
+  transformation mode) and construct regimes each property's examples
+  reach, and writes them to FILE (strategies/coverage.py).
 * A failing property's reproducer (a note on its exception) is saved under
   `--reproducers` (default `counterexamples/`), its path shown in the report
   and kept in the report's `user_properties` (the `jaxcheck` command reads
@@ -29,6 +32,7 @@ from jaxcheck import profiles
 from jaxcheck.examples import MemoryBound, amplifying, wrapped
 from oracles import reproducer
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
+from strategies import coverage
 from strategies.vocabulary import Vocabulary, vocabulary_for
 
 profiles.register()
@@ -54,6 +58,10 @@ def pytest_addoption(parser):
     group.addoption("--max-shrinks", type=int, default=None, metavar="N",
                     help="stop shrinking a failure after N successful shrinks (Hypothesis: "
                          "500); the meta-tests bound their slowest rows with it")
+    group.addoption("--jaxcheck-coverage", metavar="FILE",
+                    help="write the cells (operation x operand ranks x mode, construct x "
+                         "regime) each property's examples reach to FILE "
+                         "(strategies/coverage.py)")
     group.addoption("--reproducers", default=reproducer.DIRECTORY, metavar="DIR",
                     help="where failing properties' reproducers are saved, relative to the "
                          f"directory pytest runs in (default: {reproducer.DIRECTORY})")
@@ -88,6 +96,8 @@ def pytest_configure(config):
     if config.getoption("--max-shrinks") is not None:
         _shrink_at_most(config.getoption("--max-shrinks"))
     config.jaxcheck_memory = MemoryBound()
+    if config.getoption("--jaxcheck-coverage"):
+        coverage.RECORDER = coverage.Recorder()
     timeout = config.getoption("--sut-timeout")
     try:
         config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
@@ -95,6 +105,12 @@ def pytest_configure(config):
         config.jaxcheck_reference = None if reference == "none" else resolve(reference, timeout)
     except SutError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_sessionfinish(session):
+    path = session.config.getoption("--jaxcheck-coverage")
+    if path and coverage.RECORDER is not None:
+        coverage.RECORDER.write(session.config.invocation_params.dir / path)
 
 
 def pytest_report_header(config):
@@ -132,6 +148,8 @@ def pytest_runtest_call(item):
 
 
 def pytest_runtest_setup(item):
+    if coverage.RECORDER is not None:
+        coverage.RECORDER.current = item.nodeid
     if item.get_closest_marker("slow") and item.config.getoption("hypothesis_profile") != "slow":
         pytest.skip("a slow test: run it with --hypothesis-profile=slow")
     sut = item.config.jaxcheck_sut

@@ -27,6 +27,7 @@ import numpy as np
 
 from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
 from oracles.sut import Sut, features_in
+from strategies import coverage
 from strategies.program import ProgramCase
 from strategies.render import render_function, render_module
 from strategies.wrappers import Wrapper, named
@@ -70,6 +71,8 @@ def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=N
     `function` is the source of `f` when it is not `render_function(case.program)`
     (a program with Python control flow, say).
     """
+    if coverage.RECORDER is not None:
+        coverage.RECORDER.note(case.program, wrapper.source)
     function = function if function is not None else render_function(case.program)
     source = render_module(function, wrapper.source, constants=constants)
     inputs = inputs if inputs is not None else named("x", case.args)

@@ -1,0 +1,108 @@
+"""Coverage of the generated examples within the `ci` budget: which cells the
+properties reach, and which they reach fewer than three times.
+
+A cell (strategies/coverage.py) is an operation with its operands' ranks
+under one transformation mode, or a construct in a regime that makes its
+rules matter.  This runs the properties against refimpl under the `ci`
+profile with `--jaxcheck-coverage`, then writes docs/coverage.md: per mode,
+how many of the cells the language allows are reached at least three times,
+once or twice, or never; the operation table with a count per cell; the
+constructs by regime; and the cells each property reaches.
+
+    python bench/coverage_report.py               # run, then write docs/coverage.md
+    python bench/coverage_report.py --no-write    # print only
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import machine  # noqa: E402
+from strategies import coverage  # noqa: E402
+from strategies.opspec import OPS  # noqa: E402
+
+DOC = ROOT / "docs" / "coverage.md"
+# The issue's bar: a cell reached fewer times than this within the ci budget is thin.
+ENOUGH = 3
+
+
+def record(path: Path, jobs: int) -> float:
+    command = [sys.executable, "-m", "pytest", "tests", "--ignore=tests/meta",
+               "--ignore=tests/refimpl", "-q", "-p", "no:cacheprovider", "--sut=refimpl",
+               "--hypothesis-profile=ci", f"--jaxcheck-coverage={path}", "-n", str(jobs)]
+    started = time.time()
+    subprocess.run(command, cwd=ROOT, check=False, stdout=subprocess.DEVNULL)
+    return time.time() - started
+
+
+def _cell(count: int) -> str:
+    return f"**{count}**" if count < ENOUGH else str(count)
+
+
+def document(by_property: dict[str, Counter], seconds: float, command: str) -> str:
+    total: Counter = sum(by_property.values(), Counter())
+    allowed = coverage.allowed(OPS)
+    lines = ["# Coverage of the generated examples (`ci` budget)", "",
+             "Cells (strategies/coverage.py): an operation with its operands' ranks (`lit`: "
+             "a float literal) under a transformation mode, or a construct in a regime that "
+             f"makes its rules matter.  **Bold**: reached fewer than {ENOUGH} times by all "
+             "properties together.", "",
+             "| mode | allowed cells | reached 3+ times | once or twice | never |",
+             "|---|---:|---:|---:|---:|"]
+    for mode in (*coverage.MODES, "constructs"):
+        cells = [c for c in allowed if (c[0] == "construct") == (mode == "constructs")
+                 and (mode == "constructs" or c[3] == mode)]
+        counts = [total[c] for c in cells]
+        lines.append(f"| {mode} | {len(cells)} | {sum(n >= ENOUGH for n in counts)} | "
+                     f"{sum(0 < n < ENOUGH for n in counts)} | {sum(n == 0 for n in counts)} |")
+    outside = sorted({c for c in total if c not in allowed}, key=str)
+    if outside:
+        lines += ["", "Reached but not in `ALLOWED` (the table needs a row): "
+                  + ", ".join(f"`{c}`" for c in outside)]
+    lines += ["", "## Operations", "",
+              "| operation | ranks | " + " | ".join(coverage.MODES) + " |",
+              "|---|---|" + "---:|" * len(coverage.MODES)]
+    shapes = sorted({(c[1], c[2]) for c in allowed if c[0] == "op"})
+    for op, ranks in shapes:
+        lines.append(f"| {op} | {', '.join(ranks)} | "
+                     + " | ".join(_cell(total[("op", op, ranks, m)]) for m in coverage.MODES)
+                     + " |")
+    lines += ["", "## Constructs", "", "| construct | regime | examples |", "|---|---|---:|"]
+    for name, regimes in coverage.REGIMES.items():
+        lines += [f"| {name} | {r} | {_cell(total[('construct', name, r)])} |" for r in regimes]
+    lines += ["", "## Per property", "", "| property | cells reached |", "|---|---:|"]
+    lines += [f"| `{prop.split('::', 1)[-1]}` | {len(counts)} |"
+              for prop, counts in sorted(by_property.items())]
+    lines += ["", f"`{command}` on {machine()}, {time.strftime('%Y-%m-%d')}: the property "
+              f"run took {seconds:.0f} s."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "coverage.json"
+        seconds = record(path, args.jobs)
+        by_property = coverage.read(path)
+    text = document(by_property, seconds, "python bench/coverage_report.py "
+                    + " ".join(sys.argv[1:]))
+    print(text)
+    if not args.no_write:
+        DOC.write_text(text)
+        print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

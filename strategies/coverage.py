@@ -1,0 +1,207 @@
+"""What the generated examples reach: each operation by operand ranks and mode, each
+construct by the regime that makes its rules matter.
+
+Presence is not coverage.  A bug in `matmul`'s transpose for a vector times
+a matrix shows only in an example that has that operand-rank combination
+under a reverse-mode transformation; a wrong scan rule shows only where the
+scan runs two steps or more, its carry meets its per-step input, and a
+gradient is taken through it.  So the unit of coverage is a *cell*:
+
+* `("op", name, ranks, mode)`: an equation of `name` whose operands have
+  these ranks (`"lit"` for a float literal), run under `mode`, one of
+  `MODES`: plain evaluation, forward mode, reverse mode, batching, staging;
+* `("construct", name, regime)`: a construct in one of `REGIMES`.
+
+`ALLOWED` lists, per operation, the rank combinations its operand builder
+(`strategies/operands.py`) may draw, so a cell the generator never reaches
+shows up as a zero instead of being absent.  `jaxcheck`'s pytest option
+`--jaxcheck-coverage=FILE` records every example's cells
+(`oracles/experiment.py` notes each experiment) and writes them per
+property; `bench/coverage_report.py` turns that into docs/coverage.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter, defaultdict
+from itertools import product
+from pathlib import Path
+
+from strategies.domains import MAX_RANK
+from strategies.ir import Eqn, Var
+from strategies.program import Program
+
+MODES = ("value", "jvp", "reverse", "vmap", "jit")
+# How a mode shows in a wrapper's source or a construct.
+MODE_CALLS = {"jvp": ("sut.jvp(",), "reverse": ("sut.grad(", "sut.vjp("),
+              "vmap": ("sut.vmap(",), "jit": ("sut.jit(",)}
+CONSTRUCT_MODES = {"inner_jvp": "jvp", "inner_grad": "reverse", "inner_vmap": "vmap",
+                   "jit_closure": "jit"}
+LOOPS = ("fori_loop", "while_loop", "scan")
+# The regimes in which a construct's rules can be seen wrong.
+REGIMES = {
+    "cond": ("captures", "reverse", "batched"),
+    "fori_loop": ("two steps", "carry meets a capture", "reverse", "batched"),
+    "while_loop": ("two steps", "carry meets a capture", "reverse", "batched"),
+    "scan": ("two steps", "carry meets the row", "reverse", "batched"),
+}
+
+_RANKS = tuple(str(r) for r in range(MAX_RANK + 1))
+_VALUES = (*_RANKS, "lit")
+
+
+def _pairs(options, rule=lambda a, b: True) -> tuple[tuple[str, str], ...]:
+    return tuple((a, b) for a, b in product(options, options)
+                 if not (a == b == "lit") and rule(a, b))
+
+
+def _contracts(a: str, b: str) -> bool:
+    """dot's result rank a + b - 2 stays within MAX_RANK (a scalar operand: the other's)."""
+    return "0" in (a, b) or int(a) + int(b) - 2 <= MAX_RANK
+
+
+# The operand-rank combinations each operation's builder may draw.
+_BY_BUILDER = {
+    "any_operand": tuple((r,) for r in _RANKS),
+    "broadcasting_pair": _pairs(_VALUES),
+    "integer_power": tuple((r,) for r in _RANKS),
+    "sum_axes": tuple((r,) for r in _RANKS),
+    "permutation": tuple((r,) for r in _RANKS),
+    "reshape_target": tuple((r,) for r in _RANKS),
+    "broadcast_target": tuple((r,) for r in _RANKS),
+    "new_axis": tuple((r,) for r in _RANKS[:-1]),
+    "matmul_pair": _pairs(_RANKS[1:]),
+    "dot_pair": _pairs(_RANKS, _contracts),
+    "where_operands": tuple(product(_VALUES, _VALUES)),  # the two selected values
+    "concatenable": tuple((r,) for r in _RANKS[1:]),
+}
+
+
+def allowed(ops: dict) -> set[tuple]:
+    """Every cell the operation table and the constructs allow, in every mode."""
+    cells = {("op", name, ranks, mode) for name, spec in ops.items()
+             for ranks in _BY_BUILDER.get(spec.build.__name__, ()) for mode in MODES}
+    cells |= {("construct", name, regime) for name, regimes in REGIMES.items()
+              for regime in regimes}
+    return cells
+
+
+def modes_in(source: str) -> frozenset[str]:
+    """The transformations a wrapper applies to `f`; plain evaluation if none."""
+    found = {mode for mode, calls in MODE_CALLS.items() if any(c in source for c in calls)}
+    return frozenset(found or {"value"})
+
+
+def _rank(operand) -> str:
+    return "lit" if isinstance(operand, float) else str(len(operand.shape))
+
+
+def _ranks(eqn: Eqn) -> tuple[str, ...]:
+    if eqn.op == "where":
+        return tuple(_rank(a) for a in eqn.args[2:4])
+    if eqn.op == "concatenate":
+        return (_rank(eqn.args[0]),)
+    return tuple(_rank(a) for a in eqn.args[:2])
+
+
+def _mixes(block, first: str, second: set[str]) -> bool:
+    """Some equation of `block` reads a value derived from `first` and one from `second`."""
+    from_first, from_second = {first}, set(second)
+    for eqn in block.eqns:
+        args = {a.name for a in eqn.args if isinstance(a, Var)}
+        if args & from_first and args & from_second:
+            return True
+        if args & from_first:
+            from_first |= {v.name for v in eqn.outs}
+        if args & from_second:
+            from_second |= {v.name for v in eqn.outs}
+    return False
+
+
+def _regimes(eqn: Eqn, modes: frozenset[str]) -> list[str]:
+    regimes = [r for r in ("reverse",) if r in modes] + (["batched"] * ("vmap" in modes))
+    params = eqn.kwargs
+    if eqn.op == "cond":
+        if len(eqn.args) > 2:  # the predicate's operand, the operand, then captures
+            regimes.append("captures")
+    elif eqn.op in ("fori_loop", "while_loop"):
+        body = params["body"]
+        if params["trips"] >= 2:
+            regimes.append("two steps")
+        carry = body.params[-1].name
+        captured = {a.name for a in eqn.args[1:] if isinstance(a, Var)}
+        if captured and _mixes(body, carry, captured):
+            regimes.append("carry meets a capture")
+    elif eqn.op == "scan":
+        step = params["step"]
+        xs = eqn.args[1]
+        if xs.shape and xs.shape[0] >= 2:
+            regimes.append("two steps")
+        if _mixes(step, step.params[0].name, {step.params[1].name}):
+            regimes.append("carry meets the row")
+    return regimes
+
+
+def cells(program: Program, modes: frozenset[str]) -> Counter:
+    """The cells one run of `program` under `modes` reaches."""
+    found: Counter = Counter()
+
+    def visit(eqns, modes):
+        for eqn in eqns:
+            if eqn.op in REGIMES:
+                found.update(("construct", eqn.op, r) for r in _regimes(eqn, modes))
+            elif not eqn.blocks:
+                found.update(("op", eqn.op, _ranks(eqn), m) for m in modes)
+            inner = modes | {CONSTRUCT_MODES[eqn.op]} if eqn.op in CONSTRUCT_MODES else modes
+            for block in eqn.blocks:
+                visit(block.eqns, frozenset(inner - {"value"}) or frozenset({"value"}))
+
+    visit(program.eqns, modes)
+    return found
+
+
+class Recorder:
+    """The cells each property's examples reach, each (program, modes) counted once."""
+
+    def __init__(self):
+        self.current = ""
+        self.by_property: dict[str, Counter] = defaultdict(Counter)
+        self._seen: set = set()
+
+    def note(self, program: Program, wrapper_source: str) -> None:
+        modes = modes_in(wrapper_source)
+        key = (self.current, program, modes)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self.by_property[self.current].update(cells(program, modes))
+
+    def write(self, path: Path) -> None:
+        """To `path`, or under pytest-xdist to `path.<worker>` (each worker its own)."""
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        path = path.with_name(f"{path.name}.{worker}") if worker else path
+        path.write_text(json.dumps(
+            {prop: [[list(_jsonable(cell)), n] for cell, n in sorted(counts.items(), key=str)]
+             for prop, counts in self.by_property.items()}, indent=0))
+
+
+def _jsonable(cell: tuple) -> tuple:
+    return tuple(list(part) if isinstance(part, tuple) else part for part in cell)
+
+
+def read(path: Path) -> dict[str, Counter]:
+    """A recorder's file (and its xdist workers' `path.<worker>` files) back as cells
+    per property."""
+    merged: dict[str, Counter] = defaultdict(Counter)
+    for part in [path, *sorted(path.parent.glob(f"{path.name}.*"))]:
+        if not part.exists():
+            continue
+        for prop, rows in json.loads(part.read_text()).items():
+            merged[prop].update({tuple(tuple(p) if isinstance(p, list) else p for p in cell): n
+                                 for cell, n in rows})
+    return dict(merged)
+
+
+# The one recorder of a pytest run with --jaxcheck-coverage (conftest.py), or None.
+RECORDER: Recorder | None = None

@@ -1,0 +1,44 @@
+"""strategies/coverage.py: the cells an example reaches, and the table of cells allowed.
+
+The coverage report is only as honest as its table: a cell the generator
+can reach but `ALLOWED` lacks would be invisible, and a mode read wrongly
+from a wrapper would credit reverse mode with forward-mode examples.
+"""
+
+import pytest
+from hypothesis import given, settings
+
+from strategies import coverage
+from strategies.ir import Eqn, Var
+from strategies.opspec import OPS
+from strategies.program import Program, programs
+
+pytestmark = pytest.mark.meta
+
+
+@pytest.mark.parametrize("source, modes", [
+    ("def transformed(x0):\n    return f(x0)", {"value"}),
+    ("sut.vjp(f, x0)", {"reverse"}),
+    ("sut.jit(sut.vmap(sut.grad(loss)))", {"jit", "vmap", "reverse"}),
+    ("sut.jvp(f, (x0,), (t0,))", {"jvp"}),
+])
+def test_modes_are_read_from_the_wrapper(source, modes):
+    assert coverage.modes_in(source) == modes
+
+
+def test_an_equation_counts_once_per_mode_with_its_operand_ranks():
+    x = Var("x0", (3,))
+    out = Var("v0", (3,))
+    program = Program((x,), (Eqn("add", (x, 1.5), (), out, "operator"),), (out,))
+    found = coverage.cells(program, frozenset({"jvp", "jit"}))
+    assert found == {("op", "add", ("1", "lit"), "jvp"): 1,
+                     ("op", "add", ("1", "lit"), "jit"): 1}
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(case=programs(max_eqns=12))
+def test_every_cell_a_drawn_program_reaches_is_in_the_table(case):
+    allowed = coverage.allowed(OPS)
+    for mode in coverage.MODES:
+        reached = set(coverage.cells(case.program, frozenset({mode})))
+        assert reached <= allowed, sorted(reached - allowed, key=str)
