@@ -21,7 +21,7 @@ from . import core, ops
 from . import numpy as jnp
 from .compiler import compiled
 from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
-from .dims import Dim
+from .dims import Dim, DimVar
 from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
@@ -82,8 +82,17 @@ def cond(pred, true_fun, false_fun, *operands):
 def _with_captures(jaxpr, own, union):
     """Give a branch one input per captured value of *all* branches (unused ones fresh)."""
     mine = {capture_key(t): v for t, v in zip(own, jaxpr.invars)}
-    invars = [mine.get(capture_key(t)) or Var(t.aval) for t in union] + jaxpr.invars[len(own):]
+    dims = {capture_key(t): v for t, v in zip(own, jaxpr.invars) if isinstance(v, DimVar)}
+    invars = [mine.get(capture_key(t)) or _unused(t, dims) for t in union] + \
+        jaxpr.invars[len(own):]
     return typecheck(Jaxpr(invars, jaxpr.eqns, jaxpr.outvars))
+
+
+def _unused(t, dims):
+    """A branch's input for another branch's capture: a dimension variable is
+    bound as itself (the branch's types may mention it), anything else fresh."""
+    var = t if isinstance(t, DimVar) else getattr(t, "var", None)
+    return var if isinstance(var, DimVar) and id(var) not in dims else Var(t.aval)
 
 
 def _predicate(pred):

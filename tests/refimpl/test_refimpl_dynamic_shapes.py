@@ -171,3 +171,11 @@ def test_vmap_over_a_symbolic_axis_passes_the_batch_size_to_sub_programs():
     (x,) = _args((3, 3))
     assert_close(g.call(x), R.grad(lambda x: jnp.sum(R.vmap(lambda a: lax.fori_loop(
         0, 2, lambda i, c: jnp.sin(c) * a, a))(x)))(x), "grad")
+
+
+def test_a_branch_that_captures_nothing_still_binds_the_dimension_of_its_inputs():
+    def f(x):  # only the true branch captures x: f64[n]; the false one takes it unused
+        return lax.cond(jnp.sum(x) > 1.0, lambda a: jnp.dot(x, x), lambda a: a, jnp.sum(x))
+    exp = _export(f, ("n",))
+    for n in (1, 3):
+        assert_close(exp.call(np.ones(n)), f(np.ones(n)), f"n = {n}")
