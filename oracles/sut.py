@@ -54,8 +54,18 @@ ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace)
 # (a jit that runs f as it is, autograd's, cannot).  leak_check: a tracer
 # that escapes its transformation raises when used after it (autograd's boxes
 # keep working).
+#
+# Conventions at kinks and domain edges (docs/sut-api.md; the table is
+# strategies/conventions.py): an SUT that follows another convention than
+# JAX's declares it, and tests/test_conventions.py skips that row.
+# tie_convention: maximum's tangent at a tie (JAX: half of each operand's).
+# unselected_nan: a non-finite derivative on the side of `where` not taken
+# (JAX: its zero cotangent times it, so NaN in reverse mode).  pow_at_zero:
+# `x ** n` at 0 (JAX: n x**(n-1), 0 for n = 0).  domain_edge: sqrt and log
+# at 0 (JAX: the infinite derivative, NaN for a zero tangent).
 EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse", "jit_staging",
-                  "leak_check", "shape_polymorphism")
+                  "leak_check", "tie_convention", "unselected_nan", "pow_at_zero", "domain_edge",
+                  "shape_polymorphism")
 
 # shape_polymorphism: staging with symbolic dimensions, as `jax.export` does
 # (docs/sut-api.md, "Shape-polymorphic staging"): an optional part, set for

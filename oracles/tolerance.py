@@ -147,6 +147,18 @@ EQUIVALENT = replace(
 )
 
 
+# An SUT at a kink or a domain edge against the value the contract's convention
+# states (`strategies/conventions.py`), computed in NumPy by the chain rule
+# JAX applies: the same few operations per element, in another order at most
+# (`u * (0.5 / s)` against `u / (2 s)`), < 1e-13 on values <= 1e2; a NaN or an
+# infinity is compared by its kind, exactly.  Another convention moves a
+# derivative by the size of a tangent (0.5 at a tie) or makes it non-finite.
+CONVENTION = replace(
+    EXACT,
+    why="the convention's value by the same chain rule in NumPy; NaN and inf compared by kind",
+)
+
+
 def scaled(tolerance: Tolerance, magnitude: float) -> Tolerance:
     """`tolerance` with its absolute part scaled by (1 + magnitude) of the summed terms."""
     return Tolerance(tolerance.rtol, tolerance.atol * (1 + magnitude), tolerance.why,

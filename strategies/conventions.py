@@ -1,0 +1,153 @@
+"""The contract's conventions at kinks and domain edges, as a table of small functions.
+
+Where a function has no derivative (a tie of `maximum`) or its derivative is
+not finite (`sqrt` and `log` at 0), an SUT still returns a number, and
+which number is a convention.  The contract takes JAX's (docs/sut-api.md,
+"Conventions at kinks and domain edges"; each row below was checked against
+JAX 0.10 in float64).  `CONVENTIONS` has one row per convention:
+
+* ``feature``: the name an SUT that follows another convention declares in
+  `__sut_unsupported__` (None: no choice is left, the row is the operation's
+  meaning);
+* ``source``: the function `f`, a few lines over `jnp`;
+* ``inputs(draw)``: inputs on the kink or edge: a drawn shape, values on the
+  grid, and a drawn mask that moves elements off it (the mask shrinks
+  towards "all on it");
+* ``value``, ``jvp``, ``vjp``: what the contract says the SUT returns, in
+  NumPy, edges included (NaN, +-inf), written as the chain rule JAX applies
+  so that a NaN is where JAX's is.
+
+`tests/test_conventions.py` holds an SUT to every row, under jvp and vjp,
+jitted or not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from strategies.inputs import arrays
+
+# Shapes of the inputs: small, since a convention is per element.
+SHAPES = hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3)
+
+
+def _off(draw, shape, label: str) -> np.ndarray:
+    """A mask of the elements moved off the kink; shrinks towards none (all on it)."""
+    return draw(hnp.arrays(np.bool_, shape, elements=st.booleans(), fill=st.nothing()),
+                label=label)
+
+
+def _tied_pair(draw):
+    """(x0, x1) equal where a drawn mask says, apart elsewhere."""
+    shape = draw(SHAPES, label="shape")
+    x0 = draw(arrays(shape), label="x0")
+    apart = _off(draw, shape, "x1 apart from x0")
+    x1 = np.where(apart, draw(arrays(shape), label="x1 where apart"), x0)
+    return (x0, x1)
+
+
+def _at_zero(draw, *, positive=False):
+    """x0 zero where a drawn mask says, drawn (made positive with `positive`) elsewhere."""
+    shape = draw(SHAPES, label="shape")
+    moved = _off(draw, shape, "off zero")
+    values = draw(arrays(shape), label="x0 off zero")
+    if positive:
+        values = np.abs(values) + 0.25
+    return (np.where(moved, values, 0.0),)
+
+
+def _quiet(fun):
+    """`fun` with NumPy's warnings at NaN and inf silenced: they are the point here."""
+    def quiet(*args):
+        with np.errstate(all="ignore"):
+            return fun(*args)
+    return quiet
+
+
+@dataclass(frozen=True)
+class Convention:
+    name: str
+    feature: str | None
+    what: str
+    source: str
+    inputs: Callable
+    value: Callable
+    jvp: Callable
+    vjp: Callable
+
+    @property
+    def arity(self) -> int:
+        return self.source.split("(", 1)[1].split(")", 1)[0].count(",") + 1
+
+
+def _tie_vjp(x0, x1, u):
+    tie = x0 == x1
+    return (u * (x0 > x1) + u * 0.5 * tie, u * (x1 > x0) + u * 0.5 * tie)
+
+
+def _where_nan_vjp(x0, u):
+    """The zero cotangent of sqrt's side times sqrt's derivative, 0.5 / sqrt(x0)."""
+    taken = x0 > 0.0
+    return (u * ~taken + (u * taken) * (0.5 / np.sqrt(x0)),)
+
+
+def _powers(x0):
+    return (x0 ** 0, x0 ** 1, x0 ** 2, x0 ** 3)
+
+
+def _powers_jvp(x0, t0):
+    return (np.zeros_like(x0), t0, 2.0 * x0 * t0, 3.0 * x0 ** 2 * t0)
+
+
+def _powers_vjp(x0, u0, u1, u2, u3):
+    return (u1 + u2 * 2.0 * x0 + u3 * 3.0 * x0 ** 2,)
+
+
+CONVENTIONS: dict[str, Convention] = {row.name: row for row in [
+    Convention(
+        "maximum_tie", "tie_convention", "maximum at a tie",
+        "def f(x0, x1):\n    return jnp.maximum(x0, x1)\n", _tied_pair,
+        _quiet(lambda x0, x1: (np.maximum(x0, x1),)),
+        _quiet(lambda x0, x1, t0, t1: (np.where(x0 > x1, t0, np.where(x1 > x0, t1,
+                                                                       0.5 * (t0 + t1))),)),
+        _quiet(_tie_vjp)),
+    Convention(
+        "where_unselected", None, "the side of where not taken, the predicate at a tie",
+        "def f(x0, x1):\n    return jnp.where(x0 > x1, x0, x1)\n", _tied_pair,
+        _quiet(lambda x0, x1: (np.where(x0 > x1, x0, x1),)),
+        _quiet(lambda x0, x1, t0, t1: (np.where(x0 > x1, t0, t1),)),
+        _quiet(lambda x0, x1, u: (u * (x0 > x1), u * (x0 <= x1)))),
+    Convention(
+        "where_nan", "unselected_nan", "a non-finite derivative on the side of where not taken",
+        "def f(x0):\n    return jnp.where(x0 > 0.0, jnp.sqrt(x0), x0)\n",
+        lambda draw: (draw(arrays(draw(SHAPES, label="shape")), label="x0"),),
+        _quiet(lambda x0: (np.where(x0 > 0.0, np.sqrt(x0), x0),)),
+        _quiet(lambda x0, t0: (np.where(x0 > 0.0, t0 * (0.5 / np.sqrt(x0)), t0),)),
+        _quiet(_where_nan_vjp)),
+    Convention(
+        "power_at_zero", "pow_at_zero", "x ** n at 0",
+        "def f(x0):\n    return x0 ** 0, x0 ** 1, x0 ** 2, x0 ** 3\n", _at_zero,
+        _quiet(_powers), _quiet(_powers_jvp), _quiet(_powers_vjp)),
+    Convention(
+        "sqrt_at_zero", "domain_edge", "sqrt at 0",
+        "def f(x0):\n    return jnp.sqrt(x0)\n", lambda draw: _at_zero(draw, positive=True),
+        _quiet(lambda x0: (np.sqrt(x0),)),
+        _quiet(lambda x0, t0: (t0 * (0.5 / np.sqrt(x0)),)),
+        _quiet(lambda x0, u: (u * (0.5 / np.sqrt(x0)),))),
+    Convention(
+        "log_at_zero", "domain_edge", "log at 0",
+        "def f(x0):\n    return jnp.log(x0)\n", lambda draw: _at_zero(draw, positive=True),
+        _quiet(lambda x0: (np.log(x0),)),
+        _quiet(lambda x0, t0: (t0 / x0,)),
+        _quiet(lambda x0, u: (u / x0,))),
+]}
+
+# What an SUT may declare instead of following a row, with the rows it turns off.
+FEATURES: dict[str, tuple[str, ...]] = {
+    feature: tuple(r.name for r in CONVENTIONS.values() if r.feature == feature)
+    for feature in dict.fromkeys(r.feature for r in CONVENTIONS.values() if r.feature)}
