@@ -6,6 +6,8 @@ sub-programs take `n` as an implicit input, and every transformation of it
 equals the same transformation of `f` staged at each concrete size.  Where a
 program cannot be one for every size, staging says why.
 """
+import pathlib
+
 import jax
 import numpy as np
 import pytest
@@ -179,3 +181,14 @@ def test_a_branch_that_captures_nothing_still_binds_the_dimension_of_its_inputs(
     exp = _export(f, ("n",))
     for n in (1, 3):
         assert_close(exp.call(np.ones(n)), f(np.ones(n)), f"n = {n}")
+
+
+def test_the_walkthrough_shows_the_program_refimpl_prints():
+    """docs/refimpl-dynamic-shapes.md quotes this program's IR; it must stay true."""
+    def circuit(a0):
+        def loop(i, a):
+            return a + a0
+        a2 = lax.fori_loop(0, 10, loop, a0)
+        return a0 + a2
+    doc = (pathlib.Path(__file__).parents[2] / "docs" / "refimpl-dynamic-shapes.md").read_text()
+    assert f"```\n{_export(circuit, ('n',))}\n```" in doc
