@@ -1,12 +1,13 @@
 """The complexity properties catch SUTs that are right but too slow, and only those.
 
-Two broken shims compute every value correctly (the value and gradient
-properties pass them) but lose the cheap gradient principle:
-`grad_per_element` (a forward pass per input element) and
+Three broken shims compute every value correctly (the value and gradient
+properties pass the two over JAX) but lose the cheap gradient principle:
+`grad_per_element` (a forward pass per input element),
 `grad_without_sharing` (reverse mode along every path, 2**n on the sharing
-chain).  Each must fail a complexity property with a message naming the
-family, the two sizes and the growth ratio, whether its work is counted
-through `make_jaxpr` or, with `make_jaxpr` hidden, timed.  A staging that
+chain) and `mul_transpose_by_dense_jacobian` (n**2 work per product).
+Each must fail a complexity property with a message naming the family, the
+two sizes and the growth ratio, its work counted through `make_jaxpr` or
+(the two over JAX) timed with `make_jaxpr` hidden.  A staging that
 re-walks the program per equation must fail the tracing property, and
 correct SUTs with `make_jaxpr` hidden must pass the timing fallback.
 """
@@ -26,6 +27,9 @@ from tests import test_cost, test_grad, test_value
 
 PER_ELEMENT = "tests.broken.grad_per_element"
 WITHOUT_SHARING = "tests.broken.grad_without_sharing"
+# Over refimpl, counted only: its values are refimpl's products, summed by a dot
+# (the value properties would add 30 s for what the witness test shows in 0.1 s).
+DENSE_JACOBIAN = "tests.broken.mul_transpose_by_dense_jacobian"
 
 settings.register_profile("cost-meta", max_examples=25, derandomize=True, database=None,
                           deadline=None, print_blob=False,
@@ -59,7 +63,8 @@ def growth_message(family: str, n: int, m: int) -> str:
 
 @pytest.mark.meta
 @pytest.mark.parametrize("shim, family", [(PER_ELEMENT, "input_size"),
-                                          (WITHOUT_SHARING, "sharing")])
+                                          (WITHOUT_SHARING, "sharing"),
+                                          (DENSE_JACOBIAN, "input_size")])
 def test_counted_growth_catches_the_broken_shim(shim, family):
     n = cost.FAMILIES[family].n
     with pytest.raises(cost.CostTooHigh, match=growth_message(family, n, 2 * n)):
