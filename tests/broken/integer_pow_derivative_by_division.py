@@ -6,12 +6,14 @@ n = 0 and n >= 2, 1 for n = 1.  Generated programs often start at 0, but
 finite differences judge there only programs that avoid kinks; the
 conventions property evaluates `x ** 0 .. x ** 3` at 0 on purpose
 (tests/test_conventions.py, the `power_at_zero` row).  Built over JAX: `**`
-on a JAX tracer is patched to a `custom_jvp` power with this rule (JAX
-alone is patched; the reference, refimpl, is not).
+on a JAX tracer is a `custom_jvp` power with this rule while one of this
+shim's transformations runs, and JAX's own `**` again after it, so
+importing the shim changes nothing for JAX elsewhere in the process.
 
 Family: kink.  Smallest input: `jvp(lambda x: x ** 2, (0.0,), (1.0,))`.
 """
 
+import contextlib
 from functools import partial
 
 import jax
@@ -42,6 +44,31 @@ def _pow(x, n):
     return jax.numpy.power(x, n)
 
 
-jax.core.Tracer.__pow__ = _pow
+@contextlib.contextmanager
+def _broken_pow():
+    saved = jax.core.Tracer.__pow__
+    jax.core.Tracer.__pow__ = _pow
+    try:
+        yield
+    finally:
+        jax.core.Tracer.__pow__ = saved
 
+
+def _running(transform):
+    """`transform` (jvp, vjp) with the broken `**` while it runs."""
+    def run(*args, **kwargs):
+        with _broken_pow():
+            return transform(*args, **kwargs)
+    return run
+
+
+def _calling(transform):
+    """`transform` (grad, vmap, jit) whose function has the broken `**` while it runs."""
+    def make(fun, *args, **kwargs):
+        return _running(transform(fun, *args, **kwargs))
+    return make
+
+
+jvp, vjp = _running(jax.jvp), _running(jax.vjp)
+grad, vmap, jit = _calling(jax.grad), _calling(jax.vmap), _calling(jax.jit)
 numpy = numpy_with()
