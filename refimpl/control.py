@@ -21,7 +21,7 @@ from . import core, ops
 from . import numpy as jnp
 from .compiler import compiled
 from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
-from .dims import Dim, DimVar
+from .dims import Dim, DimVar, substitute
 from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
@@ -294,7 +294,8 @@ def _scan_impl(*args, jaxpr, length, num_consts, num_carry, reverse):
         carry = outs[:num_carry]
         ys.append(outs[num_carry:])
     ys = ys[::-1] if reverse else ys
-    y_avals = jaxpr.out_avals[num_carry:]
+    sizes = {v: int(c) for v, c in zip(jaxpr.invars, consts) if isinstance(v, DimVar)}
+    y_avals = substitute(jaxpr.out_avals[num_carry:], sizes)  # no step: sized by the consts
     return list(carry) + [np.stack(y) if length else np.zeros((0,) + a.shape, a.dtype)
                           for y, a in zip(zip(*ys) if ys else [()] * len(y_avals), y_avals)]
 

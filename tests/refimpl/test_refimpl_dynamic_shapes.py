@@ -192,3 +192,10 @@ def test_the_walkthrough_shows_the_program_refimpl_prints():
         return a0 + a2
     doc = (pathlib.Path(__file__).parents[2] / "docs" / "refimpl-dynamic-shapes.md").read_text()
     assert f"```\n{_export(circuit, ('n',))}\n```" in doc
+
+
+def test_a_loop_of_no_steps_sizes_its_stacked_outputs_from_its_dimension_inputs():
+    def f(x):  # under grad, the loop saves x * x per step: none here, of type f64[0,n]
+        return lax.fori_loop(0, 0, lambda i, c: x * x, x)
+    g = _export(R.grad(lambda x: jnp.sum(f(x))), ("n",))
+    assert_close(g.call(np.ones(3)), np.ones(3))
