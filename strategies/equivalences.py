@@ -19,6 +19,15 @@ to three in turn, each at a drawn site, and checks in NumPy that the result
 still equals the original at every input set (a rewrite that is not an
 identity is jaxcheck's bug, and fails as such).
 
+Reach, measured over 1,000 programs as `tests/test_equivalences.py` draws
+them (`stacks.stack_programs`, up to 10 equations): the variable rewrites
+apply to every program (`sum_unit_axis` to 85%: ranks below 3), a `cond`
+with equal branches to 92%, operands swapped to 50%, a double transpose to
+56%, a loop split or unrolled to 11%, `x ** n` as a product to 7%,
+`x * x` as `x ** 2` to 3%, `dot` as `matmul` to 2%, and a `matmul`
+reassociated to 0.1%: it needs two matmuls in a chain, which programs this
+small rarely hold, so it is in the table but seldom drawn.
+
 Left out, and why:
 
 * splitting or unrolling `scan`, and unrolling `inner_vmap`: the language
