@@ -26,7 +26,9 @@ with equal branches to 92%, operands swapped to 50%, a double transpose to
 56%, a loop split or unrolled to 11%, `x ** n` as a product to 7%,
 `x * x` as `x ** 2` to 3%, `dot` as `matmul` to 2%, and a `matmul`
 reassociated to 0.1%: it needs two matmuls in a chain, which programs this
-small rarely hold, so it is in the table but seldom drawn.
+small rarely hold, so it is in the table but seldom drawn; a scalar factor
+moved across a matmul, `(a * 2.0) @ (b * 0.5)`, is the reassociation that
+every matmul allows.
 
 Left out, and why:
 
@@ -370,6 +372,17 @@ def matmul_reassociate(draw, program, k, values, names):
     return _replace(program, k, [inner, _eqn("matmul", pair, None, eqn.syntax)])
 
 
+def matmul_moved_factor(draw, program, k, values, names):
+    """`a @ b` -> `(a * 2.0) @ (b * 0.5)`: a scalar factor reassociated across the
+    product, exact in binary floating point (a power of two)."""
+    eqn = program.eqns[k]
+    a, b = eqn.args
+    scaled = [_eqn("multiply", (x, f), names.var(x.shape), _syntax(draw, "multiply"))
+              for x, f in ((a, 2.0), (b, 0.5))]
+    return _replace(program, k, [*scaled, _eqn("matmul", (scaled[0].out, scaled[1].out), None,
+                                               eqn.syntax)])
+
+
 def _dot_2d(eqn, program) -> bool:
     return eqn.op == "dot" and all(isinstance(a, Var) and 1 <= len(a.shape) <= 2
                                    for a in eqn.args)
@@ -493,6 +506,8 @@ REWRITES: dict[str, Rewrite] = {row.name: row for row in [
     _row("product_as_power", _eqns_where(_square), product_as_power, "integer_pow"),
     _row("matmul_reassociate", _eqns_where(lambda e, p: _chain(p, e) is not None),
          matmul_reassociate),
+    _row("matmul_moved_factor", _eqns_where(lambda e, p: e.op == "matmul"), matmul_moved_factor,
+         "multiply"),
     _row("dot_as_matmul", _eqns_where(_dot_2d), dot_as_matmul, "matmul"),
     _row("toggle_jit", _eqns_where(_jit_swappable), toggle_jit, "closure", "jit_closure"),
     _row("cond_equal_branches", _eqns_where(_plain_with_operand), cond_equal_branches, "cond"),
