@@ -212,16 +212,28 @@ def main() -> None:
     parser.add_argument("--max-shrinks", type=int, default=100)
     parser.add_argument("--work", type=Path, default=ROOT / ".power")
     parser.add_argument("--no-write", action="store_true", help="print, leave docs/power.md")
+    parser.add_argument("--measured-only", action="store_true",
+                        help="document the broken SUTs already measured under --work, "
+                             "run nothing (the page says how many are left out)")
     args = parser.parse_args()
     args.work.mkdir(exist_ok=True)
     shims = broken_suts(args.only)
     results = []
     for i, shim in enumerate(shims, start=1):
+        if args.measured_only:
+            record = args.work / f"{shim}.json"
+            if record.exists():
+                results.append(json.loads(record.read_text()))
+            continue
         print(f"[{i}/{len(shims)}] {shim} ...", end=" ", flush=True)
         result = measure(shim, args.work, args.jobs, args.max_shrinks)
         print(f"caught by {len(caught_by(result))} ({result['seconds']:.0f} s)", flush=True)
         results.append(result)
     text = document(results, "python bench/power.py " + " ".join(sys.argv[1:]))
+    if len(results) < len(shims):
+        left = sorted(set(shims) - {r["shim"] for r in results})
+        text += (f"\nNot measured yet ({len(left)} of {len(shims)}): "
+                 + ", ".join(f"`{s}`" for s in left) + ".\n")
     print(text)
     if not args.no_write:
         DOC.write_text(text)

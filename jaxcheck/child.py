@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import time
 from dataclasses import dataclass, field, replace
@@ -51,10 +52,13 @@ HUNT_EXAMPLES = 10**9
 # A failure's message in the results is its first line, cut to this: the
 # whole of it (and the reproducer) is in the child's log and the saved file.
 MESSAGE_CHARACTERS = 300
-# The end of the whole failure report, kept for recognising known findings
-# (jaxcheck/findings.py): a flaky failure's first line names no error, its
-# tracebacks do; 20,000 characters hold the last few of them.
+# What of the whole failure report is kept for recognising known findings
+# (jaxcheck/findings.py): every line that names an exception (a flaky failure's
+# or an exception group's first line names none; their sub-exceptions do),
+# then the report's end; 20,000 characters of each.
 EVIDENCE_CHARACTERS = 20_000
+_EXCEPTION_LINE = re.compile(r"^[\s|+E>]*([\w.]*(?:Error|Exception|Raised|Failure)\b.*)$",
+                             re.MULTILINE)
 
 HUNT_SKIP = "jaxcheck hunt: time slice over"
 
@@ -158,13 +162,18 @@ class Child:
             crash = getattr(report.longrepr, "reprcrash", None)
             message = crash.message if crash else str(report.longrepr)
             tally.message = message.strip().splitlines()[0][:MESSAGE_CHARACTERS]
-            tally.evidence = str(report.longrepr)[-EVIDENCE_CHARACTERS:]
+            tally.evidence = _evidence(str(report.longrepr))
 
     @pytest.hookimpl
     def pytest_runtest_logfinish(self, nodeid):
         with open(self.directory / "results.jsonl", "a") as results:
             results.write(json.dumps(self.tally.record()) + "\n")
         self.progress()
+
+
+def _evidence(text: str) -> str:
+    lines = "\n".join(dict.fromkeys(_EXCEPTION_LINE.findall(text)))
+    return lines[:EVIDENCE_CHARACTERS] + "\n" + text[-EVIDENCE_CHARACTERS:]
 
 
 def _skip_reason(report) -> str:

@@ -7,6 +7,7 @@ as findings must say where and why rather than link nothing silently.
 
 import pytest
 
+from jaxcheck.child import _evidence
 from jaxcheck.findings import FindingsError, anchor, read, recognise
 from jaxcheck.runner import Verdict
 
@@ -70,3 +71,11 @@ def test_a_missing_document_is_refused(tmp_path):
 def test_anchors_follow_githubs_rule():
     assert anchor("T3. `torch.func.grad` of a `torch.compile`d function") == \
         "t3-torchfuncgrad-of-a-torchcompiled-function"
+
+
+def test_the_evidence_keeps_every_sub_exceptions_line_of_a_long_report():
+    """A flaky or multiple failure names its errors only in its sub-exceptions,
+    which a long report's end may have scrolled past."""
+    report = ("  + Exception Group Traceback\n  | ValueError: operands could not be broadcast\n"
+              + "  | filler\n" * 10_000)
+    assert "ValueError: operands could not be broadcast" in _evidence(report)
