@@ -386,21 +386,33 @@ def _scan_partial_eval(lin, args, *, jaxpr, length, num_consts, num_carry, rever
         partial_eval_jaxpr, jaxpr, list(map(lin.owns, args)), num_consts, num_carry)
     consts_uk, carry_uk, xs_uk = _scan_split(in_uk, num_consts, num_carry)
     n_uc, n_ucar, n_ux = sum(consts_uk), sum(carry_uk), sum(xs_uk)
-    order = list(range(n_res, n_res + n_uc + n_ucar)) + list(range(n_res)) + list(
-        range(n_res + n_uc + n_ucar, n_res + n_uc + n_ucar + n_ux))
-    unknown = reorder_invars(unknown, order)
+    # A residual that is one of the known body's dimension inputs is the same at
+    # every step: the unknown loop takes it as a const, not stacked per step.
+    res_vars = known.outvars[len(known.outvars) - n_res:]
+    dim_consts = {id(v): j for j, v in enumerate(known.invars[:num_consts - n_uc])
+                  if isinstance(v, DimVar)}
+    hoist = [r for r, v in enumerate(res_vars) if id(v) in dim_consts]
+    stay = [r for r in range(n_res) if r not in hoist]
+    known = Jaxpr(known.invars, known.eqns, known.outvars[:len(known.outvars) - n_res]
+                  + [res_vars[r] for r in stay])
+    k = n_res + n_uc + n_ucar
+    unknown = reorder_invars(unknown, [*range(n_res, n_res + n_uc), *hoist,
+                                       *range(n_res + n_uc, k), *stay, *range(k, k + n_ux)])
     with using(lin):
         args = [lin.to_unknown(a) if u else a for a, u in zip(args, in_uk)]
+    known_args = [a for a, u in zip(args, in_uk) if not u]
     with using(lin.prev):
-        outs = bind(scan_p, *[a for a, u in zip(args, in_uk) if not u], jaxpr=known,
-                    length=length, num_consts=num_consts - n_uc,
-                    num_carry=num_carry - n_ucar, reverse=reverse)
-    res = outs[len(outs) - n_res:]
+        outs = bind(scan_p, *known_args, jaxpr=known, length=length,
+                    num_consts=num_consts - n_uc, num_carry=num_carry - n_ucar, reverse=reverse)
+    res = outs[len(outs) - len(stay):]
     ua = [a for a, u in zip(args, in_uk) if u]
-    atoms = [lin.atom(x) for x in ua[:n_uc + n_ucar] + res + ua[n_uc + n_ucar:]]
-    u_outs = lin.emit(scan_p, atoms, dict(jaxpr=unknown, length=length, num_consts=n_uc,
-                                          num_carry=n_ucar, reverse=reverse))
-    k_carry, k_ys = outs[:num_carry - n_ucar], outs[num_carry - n_ucar:len(outs) - n_res]
+    hoisted = [known_args[dim_consts[id(res_vars[r])]] for r in hoist]
+    atoms = [lin.atom(x) for x in ua[:n_uc] + hoisted + ua[n_uc:n_uc + n_ucar] + res
+             + ua[n_uc + n_ucar:]]
+    u_outs = lin.emit(scan_p, atoms, dict(jaxpr=unknown, length=length,
+                                          num_consts=n_uc + len(hoist), num_carry=n_ucar,
+                                          reverse=reverse))
+    k_carry, k_ys = outs[:num_carry - n_ucar], outs[num_carry - n_ucar:len(outs) - len(stay)]
     return (merge(carry_uk, k_carry, u_outs[:n_ucar])
             + merge(out_uk[num_carry:], k_ys, u_outs[n_ucar:]))
 
