@@ -1,4 +1,4 @@
-"""Deliberately broken SUTs: JAX or refimpl with one bug each, for meta-tests.
+"""Deliberately broken SUTs: JAX, refimpl or the dual-number toy with one bug each.
 
 Each module here meets the contract (docs/sut-api.md) by re-exporting an SUT with exactly one
 piece replaced by a plausible bug: JAX through this package (`from
