@@ -542,11 +542,13 @@ def rewritten(draw, case, ops: tuple[str, ...]) -> tuple[Program, tuple[str, ...
         program = prune(row.apply(draw, program, site, values, Names(program)))
         applied.append(row.name)
         event(f"rewrite: {row.name}")
-    _check_identity(case, program, applied)
+    check_identity(case, program, applied)
     return program, tuple(applied)
 
 
-def _check_identity(case, program: Program, applied) -> None:
+def check_identity(case, program: Program, applied) -> None:
+    """`program` equals `case.program` in NumPy at every input set of `case`
+    (`NotAnIdentity` otherwise)."""
     for args in case.variants:
         before = values_at(case.program, args)
         after = values_at(program, args)
