@@ -154,7 +154,10 @@ CATCHES = [
       for shim in ("broadcast_transpose_keeps_one_copy", "sum_transpose_kept_axes_leading",
                    "transpose_cotangent_not_inverted", "neg_transpose_drops_sign",
                    "div_transpose_multiplies", "matmul_transpose_forgets_rhs_permutation",
-                   "concatenate_transpose_without_offset", "cond_transpose_swaps_branches")],
+                   "cond_transpose_swaps_branches")],
+    # Found by grad too, in five times the work: concatenate is rare in grad's programs.
+    Catch("tests.broken.concatenate_transpose_without_offset",
+          test_identities.test_jvp_and_vjp_are_adjoint, shrinks=BOUNDED),
     *[Catch(f"tests.broken.{shim}", test_value.test_value_matches_numpy_and_reference,
             options=CONSTRUCT, shrinks=BOUNDED)
       for shim in ("fori_loop_one_trip_short", "scan_body_sees_initial_carry",
