@@ -149,8 +149,11 @@ def _cond_vmap(size, vals, dims, *, branches):
         outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0], operands)
                 for b in branches]
         pred = ops.moveaxis(pred, pdim, 0)
-        return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(f), (0,)), f, t)
-                for f, t in zip(*outs)], [0] * n
+        # An output of a dimension's type is that size in every branch and example.
+        sizes = [getattr(getattr(a, "dim", None), "var", None) for a in branches[0].out_avals]
+        return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(f), (0,)), f, t) if v is None
+                else dim_tracer(core.current, v) for f, t, v in zip(*outs, sizes)], [
+                    0 if v is None else None for v in sizes]
     out_b = _branches_out_mask(_batching(size), branches, batched)
     new = tuple(vmap_jaxpr(b, size, batched, out_b)[0] for b in branches)
     return bind(cond_p, pred, *operands, branches=new), [0 if b else None for b in out_b]

@@ -199,3 +199,14 @@ def test_a_loop_of_no_steps_sizes_its_stacked_outputs_from_its_dimension_inputs(
         return lax.fori_loop(0, 0, lambda i, c: x * x, x)
     g = _export(R.grad(lambda x: jnp.sum(f(x))), ("n",))
     assert_close(g.call(np.ones(3)), np.ones(3))
+
+
+def test_vmap_of_grad_through_a_per_example_branch_keeps_dimensions_unbatched():
+    def f(x):  # under vmap the predicate is per example; cond's residual n stays one size
+        def inner(a):
+            return jnp.sum(lax.cond(jnp.sum(x) > 1.0, lambda b: b * x, lambda b: x + a, a))
+        return R.grad(inner)(x)
+    exp = _export(R.vmap(f), (2, "n"))
+    x = np.stack(_args((3,), (3,)))
+    x[1] *= 4.0  # one example takes each branch
+    assert_close(exp.call(x), R.vmap(f)(x))
