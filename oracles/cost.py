@@ -276,20 +276,24 @@ def assert_bounded(name: str, transformed: int, forward: int, factor: float, sla
 # ----------------------------------------------------------------------------- timing fallback
 
 def fastest_seconds(calls, repeats: int) -> list[float]:
-    """For each `(fun, args)`, the fastest of `repeats` timed runs, taken in turns.
+    """For each `(fun, args)`, the fastest of `repeats` runs in the process's CPU
+    seconds, taken in turns.
 
-    Runs alternate between the calls, so a burst of load on a shared machine
-    slows both sizes alike; the fastest run is the one least disturbed
-    (timeit's advice), which is what a growth ratio should compare.
+    CPU time, not wall time: on a shared machine a process waits for a core,
+    and wall time counts the wait (the conformance run, at a load of 12 on 2
+    cores, once saw a linear SUT's ratio at 8.15 by the wall clock).  Runs
+    alternate between the calls, so what load still costs (caches, context
+    switches) falls on both sizes alike; the fastest run is the one least
+    disturbed (timeit's advice), which is what a growth ratio should compare.
     """
     for fun, args in calls:
         fun(*args)  # warm-up: caches, compilation
     best = [float("inf")] * len(calls)
     for _ in range(repeats):
         for k, (fun, args) in enumerate(calls):
-            start = time.perf_counter()
+            start = time.process_time()
             np.asarray(fun(*args))
-            best[k] = min(best[k], time.perf_counter() - start)
+            best[k] = min(best[k], time.process_time() - start)
     return best
 
 

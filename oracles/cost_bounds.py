@@ -51,12 +51,13 @@ GROWTH_LINEAR = 2.5
 GROWTH_REFIMPL = 2.2
 
 # Timing fallback (SUTs without make_jaxpr): sizes n and TIMING_FACTOR * n,
-# the fastest of TIMING_REPEATS runs each, one process.  A linear SUT gives a
+# the fastest of TIMING_REPEATS runs each in CPU seconds, one process (7: two
+# more draws at the least disturbed run than 5, for milliseconds).  A linear SUT gives a
 # ratio of at most 4 (less where fixed overheads dominate); a quadratic one
 # 16.  8 is the geometric middle: noise that doubles one timing still passes
 # a linear SUT, and a quadratic one still fails.
 TIMING_FACTOR = 4
-TIMING_REPEATS = 5
+TIMING_REPEATS = 7
 TIMING_GROWTH = 8.0
 
 
