@@ -1,7 +1,7 @@
-"""jaxcheck reproducer: jit(vjp(f)).
+"""jaxcheck reproducer: <grad loss, v>, grad loss.
 
-Expected values come from vjp(jit(f)) on suts.torch_func.
-Tolerance: float64 rounding differences between correct implementations are < 1e-11.
+Expected values come from central finite differences of loss along v.
+Tolerance: 1e-6 plus ten times the finite-difference error estimate.
 Run it from the directory pytest ran in: python <this file>
 """
 import os
@@ -16,71 +16,37 @@ import numpy as np
 
 jnp = sut.numpy
 
-def inner3(a0):
+w0 = np.array(1.0)
+
+def inner0(a0):
     return a0
-
-def inner4(a0):
-    return a0
-
-def true8(b0):
-    return b0
-
-def false10(a0):
-    c0 = -a0
-    return c0
 
 def f(x0):
-    v0 = 2.0 * x0
-    v1 = jnp.negative(v0)
-    v2 = jnp.tanh(v1)
-    v3 = jnp.multiply(v2, x0)
-    v4 = v3 - 0.5
-    v5 = jnp.divide(2.0, v4)
-    v6 = jnp.cos(v5)
-    v7 = v6 - x0
-    v8 = v7 / v4
-    v9 = jnp.sin(v8)
-    def body0(carry):
-        count, a0 = carry
-        c0 = jnp.add(a0, v7)
-        c1 = count + 1.0
-        return c1, c0
-    v10 = sut.lax.while_loop(lambda carry: carry[0] < 3.5, body0, (0.0, v9))[1]
-    v11 = jnp.tanh(v10)
-    v12 = inner3(v11)
-    v13 = sut.jvp(inner4, (v12,), (v0,))[1]
-    v14 = jnp.dot(v8, v13)
-    v15 = v14 ** 0
-    v16 = jnp.reshape(v15, (1,))
-    v17 = jnp.sqrt(v16)
-    def true7(a0):
-        c0 = jnp.subtract(v9, v9)
-        def false9(b0):
-            d0 = jnp.maximum(v1, v3)
-            return d0
-        c1 = sut.lax.cond(jnp.sum(a0) > 0.0, true8, false9, c0)
-        return c1
-    v18 = sut.lax.cond(jnp.sum(v17) < -1.0, true7, false10, x0)
-    return v18
+    v0 = jnp.add(x0, x0)
+    v1 = sut.jit(inner0)(v0)
+    return v1
 
-def transformed(x0, u0):
-    out, pullback = sut.vjp(f, x0)
-    return out, pullback(u0)
+def loss(x0):
+    y0 = f(x0)
+    return jnp.sum(jnp.multiply(y0, w0))
 
-def transformed_of_jit(x0, u0):
-    out, pullback = sut.vjp(sut.jit(f), x0)
-    return out, pullback(u0)
+def along(x0, v0):
+    g = sut.grad(loss, argnums=0)(x0)
+    g = (g,)
+    return sum(np.vdot(gi, vi) for gi, vi in zip(g, (v0,))), *g
 
 # Inputs, as exact float64 literals.
-x0 = np.array(-0.057)
-u0 = np.array(-0.9990000000000001)
+x0 = np.array(0.0)
+v0 = np.array(1.0)
 
-actual = sut.jit(transformed)(x0, u0)
-expected = transformed_of_jit(x0, u0)
+actual = along(x0, v0)
+expected = (
+    np.array(2.0),
+)
 error = (
-    np.array(0.0),
+    np.array(1.7763568394002505e-12),
 )  # the oracle's own error estimate
-RTOL, ATOL, ERROR_FACTOR = 1e-07, 1e-07, 0.0
+RTOL, ATOL, ERROR_FACTOR = 1e-06, 1e-06, 10.0
 
 def leaves(tree):
     if isinstance(tree, dict):
@@ -113,4 +79,4 @@ def compare(actual, expected, error):
     return ok
 
 
-sys.exit(0 if compare(actual, expected, error) else 1)
+sys.exit(0 if compare(leaves(actual)[:1], expected, error) else 1)

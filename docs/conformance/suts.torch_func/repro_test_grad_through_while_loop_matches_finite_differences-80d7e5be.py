@@ -1,7 +1,7 @@
-"""jaxcheck reproducer: vmap(grad(loss, argnums=1), in_axes=(0, None, None), out_axes=-1).
+"""jaxcheck reproducer: <grad loss, v>, grad loss.
 
-Expected values come from grad(loss) on each of 2 examples, stacked on axis -1 on suts.torch_func.
-Tolerance: float64 rounding differences between correct implementations are < 1e-11.
+Expected values come from central finite differences of loss along v.
+Tolerance: 1e-6 plus ten times the finite-difference error estimate.
 Run it from the directory pytest ran in: python <this file>
 """
 import os
@@ -16,34 +16,37 @@ import numpy as np
 
 jnp = sut.numpy
 
-w0 = np.zeros((1, 1, 0))
+w0 = np.array(1.0)
 
-def f(x0, x1, x2):
-    v0 = jnp.add(x0, x2)
-    return v0
+def inner0(a0):
+    return a0
 
-def loss(x0, x1, x2):
-    y0 = f(x0, x1, x2)
+def f(x0):
+    v0 = jnp.add(x0, x0)
+    v1 = sut.jit(inner0)(v0)
+    return v1
+
+def loss(x0):
+    y0 = f(x0)
     return jnp.sum(jnp.multiply(y0, w0))
 
-def batched(x0, x1, x2):
-    return sut.vmap(sut.grad(loss, argnums=1), in_axes=(0, None, None), out_axes=-1)(x0, x1, x2)
-
-def looped(x0, x1, x2):
-    grads = [sut.grad(loss, argnums=1)(np.take(x0, i, 0), x1, x2) for i in range(2)]
-    return np.stack(grads, axis=-1)
+def along(x0, v0):
+    g = sut.grad(loss, argnums=0)(x0)
+    g = (g,)
+    return sum(np.vdot(gi, vi) for gi, vi in zip(g, (v0,))), *g
 
 # Inputs, as exact float64 literals.
-x0 = np.array([0.0, 0.0])
-x1 = np.array(0.0)
-x2 = np.zeros((1, 1, 0))
+x0 = np.array(0.0)
+v0 = np.array(1.0)
 
-actual = batched(x0, x1, x2)
-expected = looped(x0, x1, x2)
+actual = along(x0, v0)
+expected = (
+    np.array(2.0),
+)
 error = (
-    np.array([0.0, 0.0]),
+    np.array(1.7763568394002505e-12),
 )  # the oracle's own error estimate
-RTOL, ATOL, ERROR_FACTOR = 1e-07, 1e-07, 0.0
+RTOL, ATOL, ERROR_FACTOR = 1e-06, 1e-06, 10.0
 
 def leaves(tree):
     if isinstance(tree, dict):
@@ -76,4 +79,4 @@ def compare(actual, expected, error):
     return ok
 
 
-sys.exit(0 if compare(actual, expected, error) else 1)
+sys.exit(0 if compare(leaves(actual)[:1], expected, error) else 1)

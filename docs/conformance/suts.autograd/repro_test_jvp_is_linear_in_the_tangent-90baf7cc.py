@@ -1,6 +1,6 @@
-"""jaxcheck reproducer: <u, jvp(f, x, t)>.
+"""jaxcheck reproducer: jvp(f, x, a t + b s)[1].
 
-Expected values come from the SUT's own vjp: <J^T u, t> on suts.torch_func.
+Expected values come from a jvp(f, x, t)[1] + b jvp(f, x, s)[1] on suts.autograd.
 Tolerance: same products summed in another order; compared against the sum of magnitudes.
 Run it from the directory pytest ran in: python <this file>
 """
@@ -10,40 +10,46 @@ import sys
 sys.path.insert(0, os.getcwd())
 import importlib
 
-sut = importlib.import_module('suts.torch_func')
+sut = importlib.import_module('suts.autograd')
 
 import numpy as np
 
 jnp = sut.numpy
 
-def inner1(a0):
-    return a0
+a = np.array(1.0)
+b = np.array(1.0)
+
+def inner14(b0):
+    d0 = jnp.broadcast_to(b0, (2, 5, 5))
+    d1 = jnp.sum(d0, axis=None)
+    return d1
 
 def f(x0):
-    v0 = jnp.add(x0, x0)
-    v1 = sut.jit(inner1)(v0)
-    return v1
+    def inner13(a0):
+        c0 = sut.grad(inner14)(x0)
+        return c0
+    v0 = inner13(x0)
+    return v0
 
-def forward(x0, t0, u0):
-    out, tangent = sut.jvp(f, (x0,), (t0,))
-    return sum(np.vdot(u, jt) for u, jt in zip((u0,), (tangent,)))
+def combined(x0, t0, s0):
+    return sut.jvp(f, (x0,), (a * t0 + b * s0,))[1]
 
-def backward(x0, t0, u0):
-    out, pullback = sut.vjp(f, x0)
-    cotangents = pullback(u0)
-    return sum(np.vdot(c, t) for c, t in zip(cotangents, (t0,)))
+def separately(x0, t0, s0):
+    along_t = (sut.jvp(f, (x0,), (t0,))[1],)
+    along_s = (sut.jvp(f, (x0,), (s0,))[1],)
+    return tuple(a * np.asarray(jt) + b * np.asarray(js) for jt, js in zip(along_t, along_s))
 
 # Inputs, as exact float64 literals.
-x0 = np.array(0.0)
-t0 = np.array(1.0)
-u0 = np.array(1.0)
+x0 = np.array([[0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0]])
+t0 = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0]])
+s0 = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0]])
 
-actual = forward(x0, t0, u0)
-expected = backward(x0, t0, u0)
+actual = combined(x0, t0, s0)
+expected = separately(x0, t0, s0)
 error = (
     np.array(0.0),
 )  # the oracle's own error estimate
-RTOL, ATOL, ERROR_FACTOR = 1e-09, 3.0000000000000004e-09, 0.0
+RTOL, ATOL, ERROR_FACTOR = 1e-09, 1e-09, 0.0
 
 def leaves(tree):
     if isinstance(tree, dict):
