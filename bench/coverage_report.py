@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import refimpl  # noqa: E402
-from bench.report import machine  # noqa: E402
+from bench.report import machine, publish_page  # noqa: E402
 from strategies import coverage  # noqa: E402
 from strategies.constructs import CONSTRUCTS  # noqa: E402
 from strategies.opspec import OPS  # noqa: E402
@@ -107,10 +107,7 @@ def main() -> None:
         by_property = coverage.read(path)
     text = document(by_property, seconds, "python bench/coverage_report.py "
                     + " ".join(sys.argv[1:]))
-    print(text)
-    if not args.no_write:
-        DOC.write_text(text)
-        print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+    publish_page(DOC, text, write=not args.no_write)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import machine  # noqa: E402
+from bench.report import machine, publish_page  # noqa: E402
 from jaxcheck.runner import RunOptions, collect, run  # noqa: E402
 from tests.meta.test_broken_suts import equations_in  # noqa: E402
 
@@ -234,10 +234,7 @@ def main() -> None:
         left = sorted(set(shims) - {r["shim"] for r in results})
         text += (f"\nNot measured yet ({len(left)} of {len(shims)}): "
                  + ", ".join(f"`{s}`" for s in left) + ".\n")
-    print(text)
-    if not args.no_write:
-        DOC.write_text(text)
-        print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+    publish_page(DOC, text, write=not args.no_write)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,14 @@ def write_section(key: str, body: str) -> None:
     DOC.write_text(text)
 
 
+def publish_page(path: Path, text: str, *, write: bool) -> None:
+    """Print `text`; with `write`, make it the whole of `path` (a page of docs/)."""
+    print(text)
+    if write:
+        path.write_text(text)
+        print(f"wrote {path.relative_to(ROOT)}", file=sys.stderr)
+
+
 def publish(key: str, body: str, *, write: bool) -> None:
     """Print `body`; with `write`, make it the `key` section of docs/benchmarks.md."""
     print(body)

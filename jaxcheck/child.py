@@ -153,8 +153,10 @@ class Child:
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report):
         tally = self.tally
-        tally.reproducers += [path for key, path in report.user_properties
-                              if key == REPORT_KEY and path not in tally.reproducers]
+        # Each once: two bugs of one property may be saved to the same file.
+        tally.reproducers = list(dict.fromkeys(
+            [*tally.reproducers, *(path for key, path in report.user_properties
+                                   if key == REPORT_KEY)]))
         if report.skipped and not tally.sliced:
             tally.outcome, tally.reason = "skipped", _skip_reason(report)
         elif report.failed:

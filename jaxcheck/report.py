@@ -25,6 +25,8 @@ from jaxcheck.findings import EXPLAINABLE, Finding
 from jaxcheck.runner import Verdict
 
 OUTCOMES = ("passed", "failed", "skipped", "crashed", "hung", "interrupted", "error")
+# What a failed or crashed cell is, given the findings (_explained).
+KINDS = ("known", "unclassified")
 # How a verdict reads in a cell.
 WORDS = {"passed": "pass", "failed": "FAIL", "skipped": "skip", "crashed": "CRASH",
          "hung": "HANG", "interrupted": "stopped", "error": "ERROR"}
@@ -91,9 +93,10 @@ def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str,
             cell += "".join(f" [reproducer]({_link(p, out)})"
                             for p in (verdict.reproducers if verdict else []))
             found = known.get(name, {}).get(nodeid) if known is not None else None
-            if _explained(verdict, found) == "known":
+            kind = _explained(verdict, found)
+            if kind == "known":
                 cell += " finding " + ", ".join(f"[{f.id}]({f.link(document)})" for f in found)
-            elif _explained(verdict, found) == "unclassified":
+            elif kind == "unclassified":
                 cell += " *unclassified*"
             cells.append(cell.replace("|", "\\|"))
         lines.append(f"| `{nodeid.split('/', 1)[-1]}` | " + " | ".join(cells) + " |")
@@ -110,9 +113,6 @@ def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str,
                   "*unclassified*: it shows none, so it needs a look.", "",
                   *_finding_list(known, document)]
     return "\n".join(lines) + "\n"
-
-
-KINDS = ("known", "unclassified")
 
 
 def _kinds(columns: dict[str, list[Verdict]], known: Known) -> list[Counter]:
@@ -162,11 +162,12 @@ def page(columns: dict[str, list[Verdict]], out: Path, profile: str,
             links = "".join(f' <a href="{e(_link(p, out))}">reproducer</a>'
                             for p in (verdict.reproducers if verdict else []))
             found = known.get(name, {}).get(nodeid) if known is not None else None
-            if _explained(verdict, found) == "known":
+            kind = _explained(verdict, found)
+            if kind == "known":
                 links += " finding " + ", ".join(
                     f'<a class="finding" href="{e(f.link(document))}">{e(f.id)}</a>'
                     for f in found)
-            elif _explained(verdict, found) == "unclassified":
+            elif kind == "unclassified":
                 links += ' <i class="unclassified">unclassified</i>'
             cells.append(f'<td class="cell" data-outcome="{outcome}" '
                          f'style="background:{COLOURS.get(outcome, "#fff")}">'

@@ -120,7 +120,11 @@ def _mixes(block, first: str, second: set[str]) -> bool:
 
 
 def _regimes(eqn: Eqn, modes: frozenset[str]) -> list[str]:
-    regimes = [r for r in ("reverse",) if r in modes] + (["batched"] * ("vmap" in modes))
+    regimes = []
+    if "reverse" in modes:
+        regimes.append("reverse")
+    if "vmap" in modes:
+        regimes.append("batched")
     params = eqn.kwargs
     if eqn.op == "cond":
         if len(eqn.args) > 2:  # the predicate's operand, the operand, then captures
