@@ -3,7 +3,7 @@
     jaxcheck check  --sut NAME [--profile ci|dev|thorough] [--jobs N]
     jaxcheck hunt   --sut NAME --minutes M [--jobs N] [--out DIR] [--db PATH|URL]
     jaxcheck replay PATH...
-    jaxcheck report --sut A [--sut B ...] [--out DIR]
+    jaxcheck report --sut A [--sut B ...] [--from VERDICTS ...] [--out DIR] [--findings FILE]
 
 `check` and `hunt` run the properties (never jaxcheck's self-tests) in
 child processes (jaxcheck/runner.py), so a crash or a hang of the SUT is a
@@ -16,14 +16,12 @@ nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
-from jaxcheck import findings, profiles, replay, report, table
+from jaxcheck import findings, profiles, record, replay, report, table
 from jaxcheck.database import DEFAULT_DB, DatabaseError, open_database
 from jaxcheck.runner import ROOT, RunError, RunOptions, Verdict, collect, run
 from oracles.reproducer import DIRECTORY
@@ -43,7 +41,7 @@ class UsageError(Exception):
 
 def _sut_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
     if many:
-        parser.add_argument("--sut", action="append", required=True, metavar="NAME",
+        parser.add_argument("--sut", action="append", metavar="NAME",
                             help="an SUT to check (repeat for each column)")
     else:
         parser.add_argument("--sut", default=os.environ.get("SUT", DEFAULT_SUT), metavar="NAME",
@@ -111,6 +109,10 @@ def parser() -> argparse.ArgumentParser:
                                  description="Check each SUT and write the matrix of verdicts "
                                              "as Markdown and as one self-contained HTML page.")
     _sut_options(matrix, many=True)
+    matrix.add_argument("--from", dest="runs", action="append", type=Path, default=[],
+                        metavar="VERDICTS",
+                        help="a verdicts.json that check, hunt or report wrote: its columns "
+                             "join the matrix without running again (repeatable)")
     matrix.add_argument("--profile", choices=sorted(profiles.PROFILES), default="ci")
     matrix.add_argument("--out", type=Path, default=Path("jaxcheck-report"), metavar="DIR",
                         help="where conformance.md and conformance.html go; reproducers go "
@@ -164,10 +166,11 @@ def _live(verdict: Verdict) -> None:
     print(table.live_line(verdict), flush=True)
 
 
-def _ending(verdicts: list[Verdict], interrupted: bool, run_dir: Path) -> int:
-    record = run_dir / "verdicts.json"
-    record.write_text(json.dumps([asdict(v) for v in verdicts], indent=1))
-    print("\n" + table.closing_table(verdicts) + f"\n(as JSON: {table.relative(str(record))})",
+def _ending(verdicts: list[Verdict], interrupted: bool, run_dir: Path, options: RunOptions,
+            described: list[str]) -> int:
+    saved = record.write(run_dir / "verdicts.json",
+                         record.Column(options.sut, described[0], options.profile, verdicts))
+    print("\n" + table.closing_table(verdicts) + f"\n(as JSON: {table.relative(str(saved))})",
           flush=True)
     if any(v.outcome in FAILING for v in verdicts):
         return EXIT_FAILED
@@ -181,7 +184,7 @@ def check(args) -> int:
     _header("check", options, described, len(nodeids), run_dir)
     verdicts = run(nodeids, options, run_dir,
                    on_verdict=_live)
-    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir)
+    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir, options, described)
 
 
 def hunt(args) -> int:
@@ -198,7 +201,7 @@ def hunt(args) -> int:
     status = _Status(start, 60 * args.minutes)
     verdicts = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick)
     status.clear()
-    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir)
+    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir, options, described)
 
 
 class _Status:
@@ -255,30 +258,34 @@ def replay_command(args) -> int:
 
 
 def report_command(args) -> int:
+    if not args.sut and not args.runs:
+        raise UsageError("name the SUTs to check (--sut NAME, once per column) or the runs to "
+                         "draw the matrix from (--from verdicts.json)")
     try:
         known_findings = findings.read(args.findings) if args.findings else None
-    except findings.FindingsError as exc:
+        columns = [column for path in args.runs for column in record.read(path)]
+    except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
-    columns, names = {}, {}
-    for sut in args.sut:
+    for sut in args.sut or []:
         out = args.out / "conformance" / report.slug(sut)
         options, described = _options(args, sut, out)
         nodeids = collect(options, args.only)
         run_dir = _run_dir(out, "report", sut)
         _header("report", options, described, len(nodeids), run_dir)
-        columns[described[0]] = run(nodeids, options, run_dir,
-                                    on_verdict=_live)
-        names[described[0]] = sut
+        columns.append(record.Column(sut, described[0], args.profile,
+                                     run(nodeids, options, run_dir, on_verdict=_live)))
+    by_description = {c.description: c.verdicts for c in columns}
+    if len(by_description) < len(columns):
+        raise UsageError("two columns describe the same SUT: give each run once")
     known = None if known_findings is None else {
-        column: {v.nodeid: findings.recognise(v, names[column], known_findings)
-                 for v in verdicts}
-        for column, verdicts in columns.items()}
-    paths = report.write(columns, args.out.resolve(), profile=args.profile, known=known,
+        c.description: {v.nodeid: findings.recognise(v, c.sut, known_findings)
+                        for v in c.verdicts}
+        for c in columns}
+    profile = ", ".join(dict.fromkeys(c.profile for c in columns))
+    paths = report.write(by_description, args.out.resolve(), profile=profile, known=known,
                          findings_path=args.findings.resolve() if args.findings else None)
-    verdicts = args.out.resolve() / "conformance" / "verdicts.json"
-    verdicts.write_text(json.dumps({names[column]: [asdict(v) for v in column_verdicts]
-                                    for column, column_verdicts in columns.items()}, indent=1))
-    paths.append(verdicts)
+    (args.out.resolve() / "conformance").mkdir(parents=True, exist_ok=True)
+    paths.append(record.write(args.out.resolve() / "conformance" / "verdicts.json", columns))
     print("\n" + "\n".join(f"wrote {table.relative(str(p))}" for p in paths))
     return EXIT_OK
 

@@ -17,4 +17,5 @@ def jaxcheck(*args: str, cwd: Path = ROOT, timeout: float = 600) -> subprocess.C
 def verdicts(out: Path) -> dict[str, dict]:
     """The verdicts of the newest run that wrote under `out`, by property name."""
     record = max(out.glob("logs/*/verdicts.json"), key=lambda p: p.stat().st_mtime)
-    return {v["nodeid"].rsplit("::", 1)[-1]: v for v in json.loads(record.read_text())}
+    return {v["nodeid"].rsplit("::", 1)[-1]: v
+            for v in json.loads(record.read_text())["verdicts"]}

@@ -1,0 +1,67 @@
+"""A run's record: one SUT's verdicts, saved so that a report can be rebuilt from them.
+
+`check` and `hunt` write one column to `verdicts.json` in their log folder,
+`report` writes the list of its columns.  Each column names its SUT, how
+the SUT described itself and the profile, so that `jaxcheck report --from`
+can draw the matrix again (with a findings document that changed since, or
+from `check` runs made one by one, a thorough run over hours) without
+running anything.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from jaxcheck.runner import Verdict
+
+
+class RecordError(ValueError):
+    """A file that is not a run's record: the message says what is wrong with it."""
+
+
+@dataclass(frozen=True)
+class Column:
+    sut: str  # the name it was run under (--sut)
+    description: str  # how it described itself: name, version, what it declares
+    profile: str
+    verdicts: list[Verdict]
+
+    def as_json(self) -> dict:
+        return {"sut": self.sut, "description": self.description, "profile": self.profile,
+                "verdicts": [asdict(v) for v in self.verdicts]}
+
+
+def write(path: Path, columns: Column | list[Column]) -> Path:
+    data = columns.as_json() if isinstance(columns, Column) else [c.as_json() for c in columns]
+    path.write_text(json.dumps(data, indent=1))
+    return path
+
+
+_VERDICT_FIELDS = {f.name for f in fields(Verdict)}
+
+
+def _column(data, path: Path) -> Column:
+    if not isinstance(data, dict) or not {"sut", "profile", "verdicts"} <= data.keys():
+        raise RecordError(f"{path}: not a run's record (a column needs 'sut', 'profile' and "
+                          "'verdicts'); give the verdicts.json a jaxcheck check, hunt or "
+                          "report wrote")
+    try:
+        verdicts = [Verdict(**{k: v for k, v in item.items() if k in _VERDICT_FIELDS})
+                    for item in data["verdicts"]]
+    except TypeError as exc:
+        raise RecordError(f"{path}: a verdict in it cannot be read ({exc})") from None
+    return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
+                  verdicts)
+
+
+def read(path: Path) -> list[Column]:
+    """The columns of a record: one from `check` or `hunt`, several from `report`."""
+    try:
+        data = json.loads(path.read_text())
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not JSON ({exc})") from None
+    return [_column(item, path) for item in (data if isinstance(data, list) else [data])]

@@ -1,0 +1,79 @@
+"""`jaxcheck/record.py` and `jaxcheck report --from`: a matrix drawn again from saved runs.
+
+A thorough run takes hours, a findings document changes in minutes: a
+report must be rebuilt from the runs' records, with the same verdicts and
+the findings as they are now, and a file that is not a record must be
+refused saying what it is not.
+"""
+
+import json
+
+import pytest
+
+from jaxcheck.record import Column, RecordError, read, write
+from jaxcheck.runner import Verdict
+from tests.meta.command import jaxcheck, verdicts
+
+pytestmark = pytest.mark.meta
+
+FINDINGS = """# Findings
+
+### S1. grad segfaults
+
+Signature (tests.shims.grad_segfaults): `SIGSEGV`
+"""
+
+
+def test_a_record_reads_back_as_written(tmp_path):
+    columns = [Column("refimpl", "refimpl 0.1.0", "ci", [Verdict("t.py::a", "passed", 60)]),
+               Column("lib.shim", "lib 1.0", "thorough",
+                      [Verdict("t.py::a", "failed", 3, reproducers=["r.py"], message="boom")])]
+    assert read(write(tmp_path / "many.json", columns)) == columns
+    assert read(write(tmp_path / "one.json", columns[1])) == columns[1:]
+
+
+@pytest.mark.parametrize("text, says", [
+    ("{", "is not JSON"),
+    (json.dumps([{"nodeid": "t.py::a", "outcome": "passed"}]), "not a run's record"),
+    (json.dumps({"refimpl": []}), "not a run's record"),
+    (json.dumps({"sut": "s", "profile": "ci", "verdicts": [{"outcome": "passed"}]}),
+     "a verdict in it cannot be read"),
+])
+def test_a_file_that_is_not_a_record_is_refused_saying_why(tmp_path, text, says):
+    path = tmp_path / "verdicts.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=says):
+        read(path)
+
+
+def test_a_report_is_drawn_from_a_check_runs_record_with_todays_findings(tmp_path):
+    check = jaxcheck("check", "--sut", "tests.shims.grad_segfaults", "--only",
+                     "test_grad_matches", "--out", str(tmp_path / "run"))
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert verdicts(tmp_path / "run")["test_grad_matches_finite_differences_and_reference"][
+        "outcome"] == "crashed"
+    saved = next((tmp_path / "run").glob("logs/*/verdicts.json"))
+    findings = tmp_path / "findings.md"
+    findings.write_text(FINDINGS)
+    out = tmp_path / "report"
+    report = jaxcheck("report", "--from", str(saved), "--out", str(out), "--findings",
+                      str(findings))
+    assert report.returncode == 0, report.stdout + report.stderr
+    assert "jaxcheck report:" not in report.stdout  # drawn, not run: no run header
+    markdown = (out / "conformance.md").read_text()
+    assert "**CRASH**" in markdown and "finding [S1]" in markdown, markdown
+    assert "| known | 1 |" in markdown and "| unclassified | 0 |" in markdown, markdown
+    again = out / "again"
+    redrawn = jaxcheck("report", "--from", str(out / "conformance" / "verdicts.json"),
+                       "--out", str(again))
+    assert redrawn.returncode == 0, redrawn.stdout + redrawn.stderr
+    assert read(again / "conformance" / "verdicts.json") == read(saved)
+
+
+@pytest.mark.parametrize("args, says", [
+    ((), "name the SUTs to check"),
+    (("--from", "absent.json"), "cannot read"),
+])
+def test_a_report_without_runs_is_a_usage_error(tmp_path, args, says):
+    run = jaxcheck("report", *args, "--out", str(tmp_path), cwd=tmp_path)
+    assert run.returncode == 2 and says in run.stderr, run.stdout + run.stderr
