@@ -32,6 +32,19 @@ EXACT = Tolerance(
     why="float64 rounding differences between correct implementations are < 1e-11",
 )
 
+# One operation alone (no reduction or contraction, whose summation order is
+# the implementation's choice) against NumPy.  Correct float64 implementations
+# agree within a few ulps: JAX against NumPy, 200,000 inputs of magnitude
+# 1e-3..100 per operation, at most 7.8e-16 relative (tanh; add, multiply,
+# divide, sin, cos, sqrt: 0).  A float32 step inside one is off by up to
+# 6e-8 relative, which EXACT's 1e-7 lets through; 1e-12 is 1,000 times above
+# the first and 60,000 below the second.  The 1e-15 floor is for results
+# within rounding of 0.
+ONE_OPERATION = Tolerance(
+    rtol=1e-12, atol=1e-15,
+    why="one float64 operation: correct implementations agree within a few ulps (< 1e-15)",
+)
+
 # SUT against central finite differences.  The oracle's Richardson error
 # estimate covers truncation and rounding; ten times it, plus 1e-6 for what
 # the estimate can miss on O(1) values, still lies far below the 1e-3 effect

@@ -38,7 +38,7 @@ def test_check_runs_the_properties_only_and_prints_the_table(tmp_path):
                    "--out", str(tmp_path))
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"^property\s+examples\s+verdict", run.stdout, flags=re.MULTILINE)
-    assert "4 passed, 0 failed" in run.stdout
+    assert "5 passed, 0 failed" in run.stdout
     assert "tests/meta" not in run.stdout and "test_refimpl" not in run.stdout
     found = verdicts(tmp_path)
     assert found["test_value_matches_numpy_and_reference"]["examples"] >= 60
