@@ -53,15 +53,17 @@ class Experiment:
             except (KeyboardInterrupt, SutTimedOut):
                 raise
             except Exception as exc:
-                raise SutRaised(
+                failure = SutRaised.kind_of(exc)(
                     f"{sut.name} raised {type(exc).__name__} while computing {self.title}: {exc}"
                     f"\nThe example uses {', '.join(features_in(self.source + self.call))}: "
                     "if the SUT does not offer one of these by design, list it in "
-                    "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out."
-                ) from exc
-            # Inside the guard: JAX dispatches asynchronously, and a result's
-            # computation may first run here, as it is read.
-            return flatten(result, f"{self.title} on {sut.name}")
+                    "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
+                failure.__cause__ = exc
+            else:
+                # Inside the guard: JAX dispatches asynchronously, and a result's
+                # computation may first run here, as it is read.
+                return flatten(result, f"{self.title} on {sut.name}")
+            raise failure  # outside `except`: without exc as context (SutRaised.kind_of)
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,
