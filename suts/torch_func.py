@@ -42,6 +42,9 @@ differentiation or batching of its own, so what the suite finds is torch's.
     break, which dynamo handles; the shim does not call torch.cond there,
     since it cannot tell from inside the compiled frame whether a torch.func
     transformation is active (under which torch.cond fails, as above).
+  - inside a branch of a `torch.cond` the shim called, a cond is a
+    `torch.cond` too: dynamo traces the branches as one whole graph, where
+    Python's `if` on a tensor is an error, not a graph break.
 * `lax.fori_loop`, `while_loop` and `scan` are Python loops (torch has no
   loop primitive usable under torch.func), so reverse mode through
   `while_loop` works and `while_loop_reverse` is not declared.  `fori_loop`
@@ -195,7 +198,9 @@ def vmap(fun, in_axes=0, out_axes=0):
     def batched(*args):
         args = _inputs(args)
         dims = _like(args, in_dims) if isinstance(in_dims, tuple) else in_dims
-        return tf.vmap(fun, in_dims=dims, out_dims=out_axes)(*args)
+        # Outputs as tensors too: a function may return a NumPy array it closes
+        # over, unbatched, which torch.func.vmap refuses and JAX's vmap broadcasts.
+        return tf.vmap(lambda *a: _inputs(fun(*a)), in_dims=dims, out_dims=out_axes)(*args)
 
     return batched
 
@@ -295,11 +300,33 @@ def _transformed() -> bool:
 
 
 def _cloned(branch):
-    """`branch` with fresh results: torch.cond refuses a branch that returns its input."""
+    """`branch` with fresh, contiguous results, as torch.cond's errors advise: it refuses
+    a branch that returns its input ("Encountered aliasing"), and branches whose
+    results are laid out differently ("The sorted order of strides of the two
+    branches' output doesn't match": a transpose in one of them)."""
     def fresh(*operands):
-        return pytree.tree_map(lambda v: v.clone() if isinstance(v, torch.Tensor) else v,
-                               branch(*operands))
+        return pytree.tree_map(
+            lambda v: v.clone(memory_format=torch.contiguous_format)
+            if isinstance(v, torch.Tensor) else v, branch(*operands))
     return fresh
+
+
+# How many torch.cond calls the shim made from eager code are running.  Their
+# branches are traced by dynamo as one whole graph, where a Python `if` on a
+# tensor is an error ("Could not guard on data-dependent expression"), not
+# the graph break it is under `jit`: a cond inside one must be a torch.cond
+# too (nested torch.cond works).  Changed in eager code only, and read as a
+# constant by the tracing.
+_cond_depth = 0
+
+
+def _outermost_cond(pred, true_fun, false_fun, operands):
+    global _cond_depth
+    _cond_depth += 1
+    try:
+        return torch.cond(pred, _cloned(true_fun), _cloned(false_fun), tuple(operands))
+    finally:
+        _cond_depth -= 1
 
 
 class _Lax:
@@ -311,8 +338,11 @@ class _Lax:
         if isinstance(pred, (bool, np.bool_)):
             return (true_fun if pred else false_fun)(*operands)
         pred = _tensor(pred)
-        if not torch.compiler.is_compiling() and not _transformed():
-            return torch.cond(pred, _cloned(true_fun), _cloned(false_fun), tuple(operands))
+        if torch.compiler.is_compiling():
+            if _cond_depth:  # in a branch torch.cond traces: no graph break allowed
+                return torch.cond(pred, _cloned(true_fun), _cloned(false_fun), tuple(operands))
+        elif not _transformed():
+            return _outermost_cond(pred, true_fun, false_fun, operands)
         try:
             taken = bool(pred)
         except RuntimeError as exc:  # a batched predicate under vmap: run both, select
