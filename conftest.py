@@ -15,8 +15,9 @@
   reach, and writes them to FILE (strategies/coverage.py).
 * A failing property's reproducer (a note on its exception) is saved under
   `--reproducers` (default `counterexamples/`), its path shown in the report
-  and kept in the report's `user_properties` (the `jaxcheck` command reads
-  it from there: jaxcheck/child.py).
+  and kept in the report's `user_properties` with the error it shows, one
+  entry per distinct failure (the `jaxcheck` command reads them from there:
+  jaxcheck/child.py).
 """
 
 from __future__ import annotations
@@ -165,9 +166,12 @@ def pytest_runtest_makereport(item, call):
     report = yield
     if report.failed and call.excinfo is not None:
         directory = item.config.invocation_params.dir / item.config.getoption("--reproducers")
-        for text in reproducer.find_all(call.excinfo.value):
-            path = reproducer.save(text, item.name, directory)
-            report.user_properties.append((reproducer.REPORT_KEY, str(path)))
-            report.sections.append(("jaxcheck reproducer", f"saved to {path}\n"
-                                                            f"run it with: python {path}"))
+        for error, texts in reproducer.failures(call.excinfo.value):
+            paths = [str(reproducer.save(text, item.name, directory)) for text in texts]
+            report.user_properties += [(reproducer.REPORT_KEY, path) for path in paths]
+            report.user_properties.append((reproducer.FAILURE_KEY,
+                                           {"error": error, "reproducers": paths}))
+            report.sections += [("jaxcheck reproducer", f"saved to {path}\n"
+                                                         f"run it with: python {path}")
+                                for path in paths]
     return report

@@ -44,7 +44,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 from jaxcheck.database import open_database
 from jaxcheck.examples import wrapped
 from oracles.inflight import InFlight
-from oracles.reproducer import REPORT_KEY, call_script
+from oracles.reproducer import FAILURE_KEY, REPORT_KEY, call_script
 
 # Examples a hunt allows each property: more than any time slice runs.
 HUNT_EXAMPLES = 10**9
@@ -87,13 +87,14 @@ class Tally:
     message: str = ""
     evidence: str = ""
     reproducers: list[str] = field(default_factory=list)
+    failures: list[dict] = field(default_factory=list)
 
     def record(self) -> dict:
         return {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
                 "first_failure": self.first_failure,
                 "first_failure_seconds": self.first_failure_seconds, "reason": self.reason,
                 "message": self.message, "evidence": self.evidence,
-                "reproducers": self.reproducers,
+                "reproducers": self.reproducers, "failures": self.failures,
                 "seconds": round(time.time() - self.started, 3),
                 "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
@@ -157,6 +158,8 @@ class Child:
         tally.reproducers = list(dict.fromkeys(
             [*tally.reproducers, *(path for key, path in report.user_properties
                                    if key == REPORT_KEY)]))
+        tally.failures += [failure for key, failure in report.user_properties
+                           if key == FAILURE_KEY]
         if report.skipped and not tally.sliced:
             tally.outcome, tally.reason = "skipped", _skip_reason(report)
         elif report.failed:

@@ -82,16 +82,55 @@ def read(path: Path) -> list[Finding]:
     return found
 
 
-def recognise(verdict: Verdict, sut: str, findings: list[Finding]) -> list[Finding]:
-    """The findings of `sut` whose signature occurs in the verdict's message, the end of
-    its failure report, or its reproducers."""
-    if verdict.outcome not in EXPLAINABLE:
-        return []
-    texts = [verdict.message, verdict.reason, verdict.evidence]
-    for path in verdict.reproducers:
+@dataclass(frozen=True)
+class Recognised:
+    """What the findings say of one cell's failures."""
+
+    findings: list[Finding]  # each finding some failure shows, once
+    unexplained: list[str]  # the errors of the failures that show none
+
+    @property
+    def kind(self) -> str:
+        """'unclassified' while any failure shows no finding, else 'known'."""
+        return "unclassified" if self.unexplained or not self.findings else "known"
+
+
+def _read(paths: list[str]) -> list[str]:
+    texts = []
+    for path in paths:
         try:
             texts.append(Path(path).read_text())
         except OSError:
             pass
-    text = "\n".join(texts)
+    return texts
+
+
+def _matching(text: str, sut: str, findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.sut == sut and f.pattern.search(text)]
+
+
+def recognise(verdict: Verdict, sut: str, findings: list[Finding]) -> Recognised:
+    """The findings of `sut` whose signatures the verdict's failures show.
+
+    Each distinct failure (a thorough run finds several in one property) is
+    searched alone, in its error and its own reproducers, so that one known
+    failure cannot vouch for an unknown one beside it.  A crash or a hang,
+    and a record without failures, are searched whole: message, reason, the
+    end of the failure report, the reproducers.
+    """
+    if verdict.outcome not in EXPLAINABLE:
+        return Recognised([], [])
+    if not verdict.failures:
+        text = "\n".join([verdict.message, verdict.reason, verdict.evidence,
+                          *_read(verdict.reproducers)])
+        found = _matching(text, sut, findings)
+        return Recognised(found, [] if found else [verdict.message or verdict.reason])
+    found: dict[Finding, None] = {}
+    unexplained = []
+    for failure in verdict.failures:
+        text = "\n".join([failure["error"], *_read(failure["reproducers"])])
+        matched = _matching(text, sut, findings)
+        found.update(dict.fromkeys(matched))
+        if not matched:
+            unexplained.append(failure["error"].splitlines()[0])
+    return Recognised(list(found), unexplained)

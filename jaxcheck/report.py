@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from jaxcheck.findings import EXPLAINABLE, Finding
+from jaxcheck.findings import EXPLAINABLE, Finding, Recognised
 from jaxcheck.runner import Verdict
 
 OUTCOMES = ("passed", "failed", "skipped", "crashed", "hung", "interrupted", "error")
@@ -34,8 +34,8 @@ COLOURS = {"passed": "#d8f0d8", "failed": "#f6c6c6", "skipped": "#eeeeee", "cras
            "hung": "#f3d9a4", "interrupted": "#e0e0f0", "error": "#f0a8a8"}
 
 
-# What the matrix knows of each cell's failure: column -> node id -> findings.
-Known = dict[str, dict[str, list[Finding]]]
+# What the matrix knows of each cell's failures: column -> node id -> what was recognised.
+Known = dict[str, dict[str, Recognised]]
 
 
 def slug(sut: str) -> str:
@@ -67,11 +67,16 @@ def _link(path: str, out: Path) -> str:
     return os.path.relpath(path, out)
 
 
-def _explained(verdict: Verdict | None, found: list[Finding] | None) -> str:
-    """'known' (the failure shows a finding), 'unclassified', or '' (nothing to explain)."""
+def _explained(verdict: Verdict | None, found: Recognised | None) -> str:
+    """'known' (every failure shows a finding), 'unclassified', or '' (nothing to explain)."""
     if verdict is None or found is None or verdict.outcome not in EXPLAINABLE:
         return ""
-    return "known" if found else "unclassified"
+    return found.kind
+
+
+def _unclassified_note(found: Recognised) -> str:
+    """How many of the cell's failures show no finding, where others do."""
+    return f" ({len(found.unexplained)} of its failures)" if found.findings else ""
 
 
 def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str,
@@ -94,10 +99,11 @@ def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str,
                             for p in (verdict.reproducers if verdict else []))
             found = known.get(name, {}).get(nodeid) if known is not None else None
             kind = _explained(verdict, found)
-            if kind == "known":
-                cell += " finding " + ", ".join(f"[{f.id}]({f.link(document)})" for f in found)
-            elif kind == "unclassified":
-                cell += " *unclassified*"
+            if kind and found.findings:
+                cell += " finding " + ", ".join(f"[{f.id}]({f.link(document)})"
+                                                for f in found.findings)
+            if kind == "unclassified":
+                cell += " *unclassified*" + _unclassified_note(found)
             cells.append(cell.replace("|", "\\|"))
         lines.append(f"| `{nodeid.split('/', 1)[-1]}` | " + " | ".join(cells) + " |")
     lines += ["", "## Counts", "", "| verdict | " + " | ".join(f"SUT {i + 1}"
@@ -109,15 +115,15 @@ def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str,
     if known is not None:
         lines += [f"| {kind} | " + " | ".join(str(c[kind]) for c in _kinds(columns, known))
                   + " |" for kind in KINDS]
-        lines += ["", f"*known*: the failure shows a finding of [the findings]({document}); "
-                  "*unclassified*: it shows none, so it needs a look.", "",
+        lines += ["", f"*known*: each failure in the cell shows a finding of [the findings]"
+                  f"({document}); *unclassified*: one shows none, so it needs a look.", "",
                   *_finding_list(known, document)]
     return "\n".join(lines) + "\n"
 
 
 def _kinds(columns: dict[str, list[Verdict]], known: Known) -> list[Counter]:
     """Per column, how many failures show a known finding and how many none."""
-    return [Counter(_explained(v, known.get(name, {}).get(v.nodeid, [])) for v in verdicts)
+    return [Counter(_explained(v, known.get(name, {}).get(v.nodeid)) for v in verdicts)
             for name, verdicts in columns.items()]
 
 
@@ -126,7 +132,7 @@ def _finding_list(known: Known, document: str) -> list[str]:
     cells: dict[Finding, list[str]] = {}
     for by_node in known.values():
         for nodeid, found in by_node.items():
-            for finding in found:
+            for finding in found.findings:
                 cells.setdefault(finding, []).append(nodeid.split("::", 1)[-1])
     if not cells:
         return []
@@ -163,12 +169,13 @@ def page(columns: dict[str, list[Verdict]], out: Path, profile: str,
                             for p in (verdict.reproducers if verdict else []))
             found = known.get(name, {}).get(nodeid) if known is not None else None
             kind = _explained(verdict, found)
-            if kind == "known":
+            if kind and found.findings:
                 links += " finding " + ", ".join(
                     f'<a class="finding" href="{e(f.link(document))}">{e(f.id)}</a>'
-                    for f in found)
-            elif kind == "unclassified":
-                links += ' <i class="unclassified">unclassified</i>'
+                    for f in found.findings)
+            if kind == "unclassified":
+                links += (' <i class="unclassified">unclassified</i>'
+                          + e(_unclassified_note(found)))
             cells.append(f'<td class="cell" data-outcome="{outcome}" '
                          f'style="background:{COLOURS.get(outcome, "#fff")}">'
                          f"<b>{e(words)}</b>{links}<small>{e(detail)}</small></td>")
@@ -187,8 +194,8 @@ def page(columns: dict[str, list[Verdict]], out: Path, profile: str,
                 for i, c in enumerate(_kinds(columns, known))) + "</tr>"
             for kind in KINDS)
     legend = "" if known is None else (
-        f'<p><i>known</i>: the failure shows a finding of <a href="{e(document)}">the '
-        "findings</a>; <i>unclassified</i>: it shows none, so it needs a look.</p>\n")
+        f'<p><i>known</i>: each failure in the cell shows a finding of <a href="{e(document)}">'
+        "the findings</a>; <i>unclassified</i>: one shows none, so it needs a look.</p>\n")
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>jaxcheck conformance"
             f"</title><style>{_STYLE}</style></head><body>\n<h1>Conformance matrix</h1>\n"
             f"<p>Profile <code>{e(profile)}</code>, {time.strftime('%Y-%m-%d %H:%M')}.</p>\n"

@@ -80,6 +80,8 @@ class Verdict:
     seconds: float = 0.0
     reason: str = ""
     reproducers: list[str] = field(default_factory=list)
+    # Each distinct failure: {"error": "Type: message", "reproducers": [paths]}.
+    failures: list[dict] = field(default_factory=list)
     first_failure: int | None = None
     first_failure_seconds: float | None = None  # from the property's start
     message: str = ""

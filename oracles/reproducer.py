@@ -31,6 +31,10 @@ SHRUNK = '"""jaxcheck reproducer of the shrunk example, before amplification'
 DIRECTORY = "counterexamples"
 # The key of a saved reproducer's path in a pytest report's `user_properties`.
 REPORT_KEY = "jaxcheck_reproducer"
+# The key of one failure (its error, and the paths of its reproducers) there.
+FAILURE_KEY = "jaxcheck_failure"
+# A failure's error as kept for the report: its type and message, this long at most.
+ERROR_CHARACTERS = 2000
 
 _IMPORTS = {
     "jax": 'import jax\n\njax.config.update("jax_enable_x64", True)\nsut = jax\n',
@@ -212,6 +216,22 @@ def find_all(exc: BaseException):
     yield from (note for note in notes[1:] if note.startswith(SHRUNK))
     for inner in getattr(exc, "exceptions", ()):
         yield from find_all(inner)
+
+
+def failures(exc: BaseException):
+    """Each distinct failure in `exc`: (its error as one text, its reproducers).
+
+    Hypothesis reports distinct bugs as a group (and a flaky one as a group of
+    its runs); each leaf is one failure, with the reproducers attached to it,
+    so that a report can tell which error each reproducer shows.
+    """
+    inner = getattr(exc, "exceptions", ())
+    if inner:
+        for each in inner:
+            yield from failures(each)
+        return
+    error = f"{type(exc).__name__}: {exc}"[:ERROR_CHARACTERS]
+    yield error, list(find_all(exc))
 
 
 def find(exc: BaseException) -> str | None:

@@ -45,10 +45,30 @@ def test_a_failure_is_recognised_by_its_message_or_its_reproducer(tmp_path):
     raised = Verdict("t.py::a", "failed", message="ValueError: non-broadcastable output operand")
     crashed = Verdict("t.py::b", "crashed", reason="SIGSEGV", reproducers=[str(script)])
     passed = Verdict("t.py::c", "passed", message="non-broadcastable output operand")
-    assert [f.id for f in recognise(raised, "lib.shim", findings)] == ["A1"]
-    assert [f.id for f in recognise(crashed, "lib.shim", findings)] == ["A2"]
-    assert recognise(passed, "lib.shim", findings) == []  # nothing to explain
-    assert recognise(raised, "other.shim", findings) == []  # another SUT's finding
+    assert [f.id for f in recognise(raised, "lib.shim", findings).findings] == ["A1"]
+    assert [f.id for f in recognise(crashed, "lib.shim", findings).findings] == ["A2"]
+    assert recognise(passed, "lib.shim", findings).findings == []  # nothing to explain
+    other = recognise(raised, "other.shim", findings)  # another SUT's finding
+    assert (other.findings, other.kind) == ([], "unclassified")
+
+
+def test_a_known_failure_does_not_vouch_for_an_unknown_one_beside_it(tmp_path):
+    """A thorough run finds several failures in one property: each must show a
+    finding on its own error and reproducers for the cell to count as known."""
+    path = tmp_path / "findings.md"
+    path.write_text(DOCUMENT)
+    findings = read(path)
+    known = {"error": "SutRaised: lib.shim raised ValueError while computing f(x): "
+                      "non-broadcastable output operand", "reproducers": []}
+    unknown = {"error": "SutRaised: lib.shim raised UserError while computing f(x): "
+                        "Could not guard on data-dependent expression", "reproducers": []}
+    both = Verdict("t.py::a", "failed", failures=[known, unknown],
+                   message="non-broadcastable output operand")
+    seen = recognise(both, "lib.shim", findings)
+    assert [f.id for f in seen.findings] == ["A1"] and seen.kind == "unclassified"
+    assert seen.unexplained == [unknown["error"]]
+    alone = recognise(Verdict("t.py::a", "failed", failures=[known]), "lib.shim", findings)
+    assert alone.kind == "known"
 
 
 @pytest.mark.parametrize("text, says", [
