@@ -5,12 +5,15 @@
 the SUT described itself and the profile, so that `jaxcheck report --from`
 can draw the matrix again (with a findings document that changed since, or
 from `check` runs made one by one, a thorough run over hours) without
-running anything.
+running anything.  Reproducer paths are kept relative to the record, so a
+record committed beside its reproducers (docs/conformance/) reads the same
+in any checkout.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -28,13 +31,24 @@ class Column:
     profile: str
     verdicts: list[Verdict]
 
-    def as_json(self) -> dict:
+    def as_json(self, base: Path) -> dict:
         return {"sut": self.sut, "description": self.description, "profile": self.profile,
-                "verdicts": [asdict(v) for v in self.verdicts]}
+                "verdicts": [_paths(asdict(v), lambda p: os.path.relpath(p, base))
+                             for v in self.verdicts]}
+
+
+def _paths(verdict: dict, move) -> dict:
+    """`verdict` (as JSON) with `move` applied to each reproducer path in it."""
+    verdict["reproducers"] = [move(p) for p in verdict.get("reproducers", [])]
+    for failure in verdict.get("failures", []):
+        failure["reproducers"] = [move(p) for p in failure["reproducers"]]
+    return verdict
 
 
 def write(path: Path, columns: Column | list[Column]) -> Path:
-    data = columns.as_json() if isinstance(columns, Column) else [c.as_json() for c in columns]
+    base = path.parent.resolve()
+    data = (columns.as_json(base) if isinstance(columns, Column)
+            else [c.as_json(base) for c in columns])
     path.write_text(json.dumps(data, indent=1))
     return path
 
@@ -47,8 +61,14 @@ def _column(data, path: Path) -> Column:
         raise RecordError(f"{path}: not a run's record (a column needs 'sut', 'profile' and "
                           "'verdicts'); give the verdicts.json a jaxcheck check, hunt or "
                           "report wrote")
+    base = path.parent.resolve()
+
+    def found(reproducer: str) -> str:
+        return os.path.normpath(base / reproducer)
+
     try:
-        verdicts = [Verdict(**{k: v for k, v in item.items() if k in _VERDICT_FIELDS})
+        verdicts = [Verdict(**{k: v for k, v in _paths(item, found).items()
+                               if k in _VERDICT_FIELDS})
                     for item in data["verdicts"]]
     except TypeError as exc:
         raise RecordError(f"{path}: a verdict in it cannot be read ({exc})") from None

@@ -24,12 +24,23 @@ Signature (tests.shims.grad_segfaults): `SIGSEGV`
 """
 
 
-def test_a_record_reads_back_as_written(tmp_path):
+def test_a_record_reads_back_as_written_wherever_it_is_moved(tmp_path):
+    script = str(tmp_path / "out" / "r.py")
+    failure = {"error": "Mismatch: boom", "reproducers": [script]}
     columns = [Column("refimpl", "refimpl 0.1.0", "ci", [Verdict("t.py::a", "passed", 60)]),
                Column("lib.shim", "lib 1.0", "thorough",
-                      [Verdict("t.py::a", "failed", 3, reproducers=["r.py"], message="boom")])]
-    assert read(write(tmp_path / "many.json", columns)) == columns
+                      [Verdict("t.py::a", "failed", 3, reproducers=[script],
+                               failures=[failure], message="boom")])]
+    (tmp_path / "out").mkdir()
+    assert read(write(tmp_path / "out" / "many.json", columns)) == columns
     assert read(write(tmp_path / "one.json", columns[1])) == columns[1:]
+    stored = json.loads((tmp_path / "one.json").read_text())["verdicts"][0]
+    assert stored["reproducers"] == ["out/r.py"]  # relative to the record
+    moved = tmp_path / "moved"
+    (tmp_path / "out").rename(moved)
+    again = read(moved / "many.json")[1].verdicts[0]
+    assert again.reproducers == [str(moved / "r.py")]
+    assert again.failures[0]["reproducers"] == [str(moved / "r.py")]
 
 
 @pytest.mark.parametrize("text, says", [
