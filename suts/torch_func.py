@@ -162,16 +162,24 @@ def _like(template, value):
 
 # ----------------------------------------------------------------------------- transformations
 
+def _returning_tensors(fun):
+    """`fun` with NumPy arrays and floats among its results made tensors: a function
+    may return a NumPy value it closes over, which torch.func's transformations
+    and torch.cond refuse ("expected f(*primals) to return only tensors") and
+    JAX's take as a constant."""
+    return lambda *args: _inputs(fun(*args))
+
+
 def jvp(fun, primals, tangents):
     """`torch.func.jvp`: (out, tangent_out)."""
     primals = tuple(_inputs(tuple(primals)))
     tangents = _like(primals, tuple(_inputs(tuple(tangents))))
-    return tf.jvp(fun, primals, tangents)
+    return tf.jvp(_returning_tensors(fun), primals, tangents)
 
 
 def vjp(fun, *primals):
     """`torch.func.vjp`: (out, pullback), pullback(cotangent) a tuple per primal."""
-    out, pullback = tf.vjp(fun, *_inputs(primals))
+    out, pullback = tf.vjp(_returning_tensors(fun), *_inputs(primals))
 
     def vjp_fun(cotangent):
         return pullback(_like(out, _inputs(cotangent)))
@@ -181,7 +189,7 @@ def vjp(fun, *primals):
 
 def grad(fun, argnums=0):
     """`torch.func.grad` (an int argnums gives one gradient, a tuple a tuple)."""
-    transformed = tf.grad(fun, argnums=argnums)
+    transformed = tf.grad(_returning_tensors(fun), argnums=argnums)
 
     @functools.wraps(fun)
     def gradient(*args):
@@ -198,9 +206,7 @@ def vmap(fun, in_axes=0, out_axes=0):
     def batched(*args):
         args = _inputs(args)
         dims = _like(args, in_dims) if isinstance(in_dims, tuple) else in_dims
-        # Outputs as tensors too: a function may return a NumPy array it closes
-        # over, unbatched, which torch.func.vmap refuses and JAX's vmap broadcasts.
-        return tf.vmap(lambda *a: _inputs(fun(*a)), in_dims=dims, out_dims=out_axes)(*args)
+        return tf.vmap(_returning_tensors(fun), in_dims=dims, out_dims=out_axes)(*args)
 
     return batched
 
@@ -307,7 +313,7 @@ def _cloned(branch):
     def fresh(*operands):
         return pytree.tree_map(
             lambda v: v.clone(memory_format=torch.contiguous_format)
-            if isinstance(v, torch.Tensor) else v, branch(*operands))
+            if isinstance(v, torch.Tensor) else v, _returning_tensors(branch)(*operands))
     return fresh
 
 
