@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import linecache
+import math
 import signal
 import sys
 import threading
@@ -112,6 +113,20 @@ def _filename(source: str) -> str:
     return name
 
 
+# No array a generated program makes comes near this many elements (dims of
+# at most 5, a few batch axes: thousands); a result that claims more is a bad
+# output, not something to allocate (torch.func.vmap once returned a view of
+# shape (34359738368, 4), and converting it asked NumPy for 1 TiB).
+MAX_OUTPUT_ELEMENTS = 10**7
+
+
+def _elements(result) -> int:
+    try:
+        return math.prod(int(d) for d in getattr(result, "shape", ()))
+    except (TypeError, ValueError):  # no concrete shape: let the conversion judge it
+        return 0
+
+
 def flatten(result, what: str) -> tuple[np.ndarray, ...]:
     """Tuples, lists and dicts of array-likes, depth first, as float64 arrays.
 
@@ -121,6 +136,10 @@ def flatten(result, what: str) -> tuple[np.ndarray, ...]:
         result = [result[key] for key in sorted(result)]
     if isinstance(result, tuple | list):
         return tuple(leaf for item in result for leaf in flatten(item, what))
+    if _elements(result) > MAX_OUTPUT_ELEMENTS:
+        raise SutBadOutput(f"got an output of shape {tuple(result.shape)} "
+                           f"({_elements(result):,} elements), more than any array the "
+                           f"program makes [{what}]")
     try:
         return (np.asarray(result, dtype=np.float64),)
     except (TypeError, ValueError) as exc:

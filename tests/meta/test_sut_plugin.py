@@ -4,9 +4,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from oracles.experiment import Experiment
+from oracles.errors import SutBadOutput
+from oracles.experiment import Experiment, flatten
 from oracles.reference import from_reference, judges
 from oracles.sut import SutError, resolve
 from strategies.vocabulary import supported_names as vocabulary
@@ -79,3 +81,18 @@ def test_declared_gaps_become_skips_that_name_the_feature_and_show_in_the_header
     header = next(line for line in run.stdout.splitlines() if line.startswith("jaxcheck SUT"))
     assert "concatenate" in header and "vmap" in header, header
     assert "SKIPPED" in run.stdout and "declares vmap unsupported" in run.stdout
+
+
+def test_an_output_of_absurd_shape_is_a_bad_output_not_an_allocation():
+    """torch.func.vmap once returned a view of shape (34359738368, 4) (docs/findings.md,
+    T7): converting it asked NumPy for 1 TiB and ended in a MemoryError of ours."""
+
+    class Huge:
+        shape = (34359738368, 4)
+
+        def __array__(self, dtype=None, copy=None):
+            raise AssertionError("converted")
+
+    with pytest.raises(SutBadOutput, match=r"of shape \(34359738368, 4\)"):
+        flatten((np.ones(2), Huge()), "f(x)")
+    assert flatten(np.ones((5, 5, 5, 5)), "f(x)")[0].shape == (5, 5, 5, 5)
