@@ -306,10 +306,11 @@ def _transformed() -> bool:
 
 
 def _cloned(branch):
-    """`branch` with fresh, contiguous results, as torch.cond's errors advise: it refuses
-    a branch that returns its input ("Encountered aliasing"), and branches whose
-    results are laid out differently ("The sorted order of strides of the two
-    branches' output doesn't match": a transpose in one of them)."""
+    """`branch` with fresh, contiguous tensor results, as torch.cond's errors advise: it
+    refuses a branch that returns its input or a NumPy array ("Encountered
+    aliasing"), and branches whose results are laid out differently ("The sorted
+    order of strides of the two branches' output doesn't match": a transpose in
+    one of them)."""
     def fresh(*operands):
         return pytree.tree_map(
             lambda v: v.clone(memory_format=torch.contiguous_format)
@@ -321,8 +322,8 @@ def _cloned(branch):
 # branches are traced by dynamo as one whole graph, where a Python `if` on a
 # tensor is an error ("Could not guard on data-dependent expression"), not
 # the graph break it is under `jit`: a cond inside one must be a torch.cond
-# too (nested torch.cond works).  Changed in eager code only, and read as a
-# constant by the tracing.
+# too (nested torch.cond works, but see docs/findings.md, T13).  Changed in
+# eager code only, and read as a constant by the tracing.
 _cond_depth = 0
 
 
