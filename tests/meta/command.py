@@ -1,9 +1,11 @@
 """Running the `jaxcheck` command as a user does, for the meta-tests of the tool."""
 
-import json
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
+
+from jaxcheck import record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -15,7 +17,7 @@ def jaxcheck(*args: str, cwd: Path = ROOT, timeout: float = 600) -> subprocess.C
 
 
 def verdicts(out: Path) -> dict[str, dict]:
-    """The verdicts of the newest run that wrote under `out`, by property name."""
-    record = max(out.glob("logs/*/verdicts.json"), key=lambda p: p.stat().st_mtime)
-    return {v["nodeid"].rsplit("::", 1)[-1]: v
-            for v in json.loads(record.read_text())["verdicts"]}
+    """The verdicts of the newest run that wrote under `out`, by property name (its
+    reproducer paths made whole: the record keeps them relative to itself)."""
+    path = max(out.glob("logs/*/verdicts.json"), key=lambda p: p.stat().st_mtime)
+    return {v.nodeid.rsplit("::", 1)[-1]: asdict(v) for v in record.read(path)[0].verdicts}
