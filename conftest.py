@@ -168,7 +168,6 @@ def pytest_runtest_makereport(item, call):
         directory = item.config.invocation_params.dir / item.config.getoption("--reproducers")
         for error, texts in reproducer.failures(call.excinfo.value):
             paths = [str(reproducer.save(text, item.name, directory)) for text in texts]
-            report.user_properties += [(reproducer.REPORT_KEY, path) for path in paths]
             report.user_properties.append((reproducer.FAILURE_KEY,
                                            {"error": error, "reproducers": paths}))
             report.sections += [("jaxcheck reproducer", f"saved to {path}\n"

@@ -44,7 +44,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 from jaxcheck.database import open_database
 from jaxcheck.examples import wrapped
 from oracles.inflight import InFlight
-from oracles.reproducer import FAILURE_KEY, REPORT_KEY, call_script
+from oracles.reproducer import FAILURE_KEY, call_script
 
 # Examples a hunt allows each property: more than any time slice runs.
 HUNT_EXAMPLES = 10**9
@@ -86,7 +86,6 @@ class Tally:
     reason: str = ""
     message: str = ""
     evidence: str = ""
-    reproducers: list[str] = field(default_factory=list)
     failures: list[dict] = field(default_factory=list)
 
     def record(self) -> dict:
@@ -94,7 +93,10 @@ class Tally:
                 "first_failure": self.first_failure,
                 "first_failure_seconds": self.first_failure_seconds, "reason": self.reason,
                 "message": self.message, "evidence": self.evidence,
-                "reproducers": self.reproducers, "failures": self.failures,
+                # Each once: two bugs of one property may be saved to the same file.
+                "reproducers": list(dict.fromkeys(path for failure in self.failures
+                                                  for path in failure["reproducers"])),
+                "failures": self.failures,
                 "seconds": round(time.time() - self.started, 3),
                 "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
@@ -154,10 +156,6 @@ class Child:
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report):
         tally = self.tally
-        # Each once: two bugs of one property may be saved to the same file.
-        tally.reproducers = list(dict.fromkeys(
-            [*tally.reproducers, *(path for key, path in report.user_properties
-                                   if key == REPORT_KEY)]))
         tally.failures += [failure for key, failure in report.user_properties
                            if key == FAILURE_KEY]
         if report.skipped and not tally.sliced:

@@ -136,10 +136,10 @@ def flatten(result, what: str) -> tuple[np.ndarray, ...]:
         result = [result[key] for key in sorted(result)]
     if isinstance(result, tuple | list):
         return tuple(leaf for item in result for leaf in flatten(item, what))
-    if _elements(result) > MAX_OUTPUT_ELEMENTS:
-        raise SutBadOutput(f"got an output of shape {tuple(result.shape)} "
-                           f"({_elements(result):,} elements), more than any array the "
-                           f"program makes [{what}]")
+    elements = _elements(result)
+    if elements > MAX_OUTPUT_ELEMENTS:
+        raise SutBadOutput(f"got an output of shape {tuple(result.shape)} ({elements:,} "
+                           f"elements), more than any array the program makes [{what}]")
     try:
         return (np.asarray(result, dtype=np.float64),)
     except (TypeError, ValueError) as exc:

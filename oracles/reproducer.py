@@ -29,9 +29,8 @@ HEADER = '"""jaxcheck reproducer'
 # The shrunk example's reproducer, beside an amplified one (jaxcheck/examples.py).
 SHRUNK = '"""jaxcheck reproducer of the shrunk example, before amplification'
 DIRECTORY = "counterexamples"
-# The key of a saved reproducer's path in a pytest report's `user_properties`.
-REPORT_KEY = "jaxcheck_reproducer"
-# The key of one failure (its error, and the paths of its reproducers) there.
+# The key of one failure (its error, and the paths of its saved reproducers) in a
+# pytest report's `user_properties`.
 FAILURE_KEY = "jaxcheck_failure"
 # A failure's error as kept for the report: its type and message, this long at most.
 ERROR_CHARACTERS = 2000

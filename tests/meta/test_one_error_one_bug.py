@@ -9,23 +9,20 @@ wrote 789 reproducers, 359 of them one TypeError in one property.
 """
 
 import re
-import subprocess
-import sys
 
 import pytest
 
-from tests.meta.command import ROOT
+from tests import test_value
+from tests.meta.test_broken_suts import run_property
 
 pytestmark = pytest.mark.meta
 
 
 def test_an_error_raised_from_c_in_many_programs_is_reported_once_per_kind(tmp_path):
-    prop = "tests/test_value.py::test_value_matches_numpy_and_reference"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", prop, "-q", "-p", "no:cacheprovider",
-         "--sut=tests.shims.sin_of_scalars_only", "--hypothesis-profile=dev",
-         "--hypothesis-seed=1", f"--reproducers={tmp_path}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    run = run_property("tests.shims.sin_of_scalars_only",
+                       test_value.test_value_matches_numpy_and_reference,
+                       "--hypothesis-profile=dev", "--hypothesis-seed=1",
+                       f"--reproducers={tmp_path}")
     assert run.returncode == 1, run.stdout[-3000:]
     kinds = set(re.findall(r"SutRaised: \S+ raised (\w+) while", run.stdout))
     assert "TypeError" in kinds, run.stdout[-3000:]
