@@ -122,6 +122,12 @@ def short(nodeid: str) -> str:
     return nodeid.split("::", 1)[-1].removeprefix("test_")
 
 
+def prop_of(nodeid: str) -> str:
+    """The property a verdict belongs to: its test function, without the parameter (a
+    parametrized property is one column of the matrix, caught where any row catches)."""
+    return nodeid.split("[", 1)[0]
+
+
 def family(shim: str) -> str:
     return getattr(importlib.import_module(f"tests.broken.{shim}"), "FAMILY", "?")
 
@@ -136,13 +142,37 @@ def quickest(kills: list[dict]) -> dict | None:
                default=None)
 
 
-def document(results: list[dict], command: str) -> str:
-    properties = list(dict.fromkeys(v["nodeid"] for r in results for v in r["verdicts"]))
+# A property's mark in the matrix, from the outcomes of its rows: the first that any
+# row has, in this order (caught beats passed beats skipped).
+MARKS = (("failed", "X"), ("error", "X"), ("crashed", "C"), ("hung", "H"), ("passed", "."),
+         ("skipped", "s"))
+
+
+def mark(outcomes: set[str]) -> str:
+    return next((m for outcome, m in MARKS if outcome in outcomes), "-")
+
+
+def summary(results: list[dict], without: str | None = None) -> dict:
+    """Kills, time to the first counterexample and fragile spots, from every property's
+    verdicts but those of the property `without` (its short name)."""
+    kept = [dict(r, verdicts=[v for v in r["verdicts"] if short(prop_of(v["nodeid"])) != without])
+            for r in results]
+    killers = {r["shim"]: caught_by(r) for r in kept}
+    firsts = [quickest(k) for k in killers.values() if k]
+    return {"caught": [s for s, k in killers.items() if k],
+            "missed": [s for s, k in killers.items() if not k],
+            "seconds": [v.get("first_failure_seconds") or v["seconds"] for v in firsts],
+            "fragile": [s for s, k in killers.items()
+                        if len({prop_of(v["nodeid"]) for v in k}) == 1]}
+
+
+def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) -> str:
+    properties = list(dict.fromkeys(prop_of(v["nodeid"]) for r in results for v in r["verdicts"]))
     number = {p: i + 1 for i, p in enumerate(properties)}
     killers = {r["shim"]: caught_by(r) for r in results}
-    caught = [s for s, k in killers.items() if k]
-    firsts = [quickest(k) for k in killers.values() if k]
-    seconds = [v.get("first_failure_seconds") or v["seconds"] for v in firsts]
+    killing = {shim: set(map(prop_of, (v["nodeid"] for v in k))) for shim, k in killers.items()}
+    whole = summary(results)
+    caught, seconds, fragile = whole["caught"], whole["seconds"], whole["fragile"]
     sizes = [r["shrunk"]["size"][0] for r in results
              if r.get("shrunk") and r["shrunk"].get("size")]
     lines = ["# Bug-finding power: the kill matrix", "",
@@ -151,10 +181,10 @@ def document(results: list[dict], command: str) -> str:
              "at the first failure, no shrinking); the property that caught a bug first is "
              "then rerun alone, shrinking stopped after "
              f"{results[0]['max_shrinks'] if results else '-'} successful shrinks, for the "
-             "size of its reproducer.", "",
+             "size of its reproducer.  A parametrized property counts once: it catches a "
+             "bug where any of its rows does.", "",
              f"* caught: **{len(caught)} of {len(results)}**"
-             + (f"; not caught: {', '.join(s for s, k in killers.items() if not k)}"
-                if len(caught) < len(results) else ""),
+             + (f"; not caught: {', '.join(whole['missed'])}" if whole["missed"] else ""),
              ]
     if seconds:
         lines += [f"* time to the first counterexample (the quickest property, from its "
@@ -163,21 +193,20 @@ def document(results: list[dict], command: str) -> str:
                   f"* the quickest catch's reproducer, shrunk: median "
                   f"{statistics.median(sizes):g} equations, largest {max(sizes)}"
                   if sizes else "* no reproducer with a program"]
-    fragile = [s for s, k in killers.items() if len(k) == 1]
     lines += [f"* caught by one property only (fragile): {len(fragile)}"
               + (f": {', '.join(fragile)}" if fragile else ""), "",
               "## Per broken SUT", "",
-              "| broken SUT | family | caught by | quickest property | first counterexample "
-              "| its reproducer, shrunk |", "|---|---|---:|---|---|---|"]
+              "| broken SUT | family | properties that catch it | quickest | first "
+              "counterexample | its reproducer, shrunk |", "|---|---|---:|---|---|---|"]
     for result in results:
-        kills = killers[result["shim"]]
-        first = quickest(kills)
+        first = quickest(killers[result["shim"]])
         shrunk = result.get("shrunk") or {}
         size = shrunk.get("size")
         when = "-" if first is None else (
             f"example {first.get('first_failure') or '?'}, "
             f"{first.get('first_failure_seconds') or first['seconds']:.1f} s")
-        lines.append(f"| `{result['shim']}` | {family(result['shim'])} | {len(kills)} | "
+        lines.append(f"| `{result['shim']}` | {family(result['shim'])} | "
+                     f"{len(killing[result['shim']])} | "
                      f"{'-' if first is None else short(first['nodeid'])} | {when} | "
                      + ("-" if size is None else f"{size[0]} equations, {size[1]} layers")
                      + " |")
@@ -185,19 +214,30 @@ def document(results: list[dict], command: str) -> str:
               "X: the property caught the bug (C: crashed, H: hung); .: passed; s: skipped.", "",
               "| broken SUT | " + " | ".join(str(number[p]) for p in properties) + " |",
               "|---|" + "---|" * len(properties)]
-    marks = {"failed": "X", "error": "X", "crashed": "C", "hung": "H", "passed": ".",
-             "skipped": "s"}
     for result in results:
-        by = {v["nodeid"]: v["outcome"] for v in result["verdicts"]}
+        by: dict[str, set[str]] = {}
+        for v in result["verdicts"]:
+            by.setdefault(prop_of(v["nodeid"]), set()).add(v["outcome"])
         lines.append(f"| `{result['shim']}` | "
-                     + " | ".join(marks.get(by.get(p, ""), "-") for p in properties) + " |")
+                     + " | ".join(mark(by.get(p, set())) for p in properties) + " |")
     lines += ["", "## Per property", "", "| # | property | catches | only it catches |",
               "|---:|---|---:|---|"]
     for prop in properties:
-        catches = [s for s, k in killers.items() if any(v["nodeid"] == prop for v in k)]
-        alone = [s for s in catches if len(killers[s]) == 1]
+        catches = [s for s, props in killing.items() if prop in props]
+        alone = [s for s in catches if len(killing[s]) == 1]
         lines.append(f"| {number[prop]} | `{short(prop)}` | {len(catches)} | "
                      + (", ".join(f"`{s}`" for s in alone) or "-") + " |")
+    for name in ablate:
+        less = summary(results, without=name)
+        timing = (f"median {statistics.median(less['seconds']):.1f} s, worst "
+                  f"{max(less['seconds']):.1f} s" if less["seconds"] else "-")
+        lines += ["", f"## Without `{name}`", "",
+                  "The same run, its verdicts left out: what the suite catches without it.", "",
+                  f"* caught: {len(less['caught'])} of {len(results)}"
+                  + (f"; not caught: {', '.join(f'`{s}`' for s in less['missed'])}"
+                     if less["missed"] else ""),
+                  f"* time to the first counterexample: {timing}",
+                  f"* caught by one property only: {len(less['fragile'])}"]
     lines += ["", "## How this was measured", "",
               f"`{command}` on {machine()}, {time.strftime('%Y-%m-%d')}; "
               f"{sum(r['seconds'] for r in results) / 60:.0f} min of runs "
@@ -212,6 +252,9 @@ def main() -> None:
     parser.add_argument("--max-shrinks", type=int, default=100)
     parser.add_argument("--work", type=Path, default=ROOT / ".power")
     parser.add_argument("--no-write", action="store_true", help="print, leave docs/power.md")
+    parser.add_argument("--ablate", action="append", default=[], metavar="PROPERTY",
+                        help="also summarise the run without this property (its name "
+                             "without test_), to measure what it adds; repeatable")
     parser.add_argument("--measured-only", action="store_true",
                         help="document the broken SUTs already measured under --work, "
                              "run nothing (the page says how many are left out)")
@@ -229,7 +272,8 @@ def main() -> None:
         result = measure(shim, args.work, args.jobs, args.max_shrinks)
         print(f"caught by {len(caught_by(result))} ({result['seconds']:.0f} s)", flush=True)
         results.append(result)
-    text = document(results, "python bench/power.py " + " ".join(sys.argv[1:]))
+    text = document(results, "python bench/power.py " + " ".join(sys.argv[1:]),
+                    tuple(args.ablate))
     if len(results) < len(shims):
         left = sorted(set(shims) - {r["shim"] for r in results})
         text += (f"\nNot measured yet ({len(left)} of {len(shims)}): "

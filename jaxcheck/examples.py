@@ -12,6 +12,7 @@ conftest.py innermost, so its extra runs of the body are not examples).
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 from collections.abc import Callable
 
@@ -34,13 +35,20 @@ EXAMPLES_BETWEEN_CLEARS = 50
 @contextlib.contextmanager
 def wrapped(item, wrap: Callable):
     """While the block runs, `item`'s property calls `wrap(body)` instead of its body
-    (nothing changes for a test that is not a Hypothesis property)."""
+    (nothing changes for a test that is not a Hypothesis property).
+
+    The wrapper takes the body's name, signature and attributes
+    (`functools.update_wrapper`): a derandomized profile seeds each property
+    with a digest of its body's source, signature and parameters, and without
+    them every wrapped property (and every row of a parametrized one) would
+    share one seed, the wrapper's, and draw other examples under `jaxcheck`
+    than under plain pytest."""
     hypothesis = getattr(item.obj, "hypothesis", None)
     if hypothesis is None:
         yield
         return
     inner = hypothesis.inner_test
-    hypothesis.inner_test = wrap(inner)
+    hypothesis.inner_test = functools.update_wrapper(wrap(inner), inner)
     try:
         yield
     finally:

@@ -12,6 +12,7 @@ Family: cost.  Smallest input: `input_size`.
 """
 
 import jax
+import jax.numpy as jnp
 
 from tests.broken import *  # noqa: F403 (JAX's API, but for what this module defines)
 from tests.broken import Witness, numpy_with
@@ -24,4 +25,10 @@ make_jaxpr = jax.make_jaxpr
 
 
 def grad(fun, argnums=0):
-    return jax.jacfwd(fun, argnums=argnums)
+    def scalar(*args):
+        out = fun(*args)
+        if jnp.ndim(out) != 0:  # as jax.grad: only a scalar output has a gradient
+            raise TypeError(f"grad requires a scalar output, got shape {jnp.shape(out)}")
+        return out
+
+    return jax.jacfwd(scalar, argnums=argnums)

@@ -13,6 +13,7 @@ Family: cost.  Smallest input: `sharing`.
 """
 
 from functools import partial
+from itertools import accumulate
 
 import jax
 import jax.numpy as jnp
@@ -79,14 +80,27 @@ def grad(fun, argnums=0):
     nums = argnums if isinstance(argnums, tuple) else (argnums,)
 
     def gradient(*args):
-        closed = jax.make_jaxpr(fun)(*args)
-        tape = _Tape(closed, args)
+        leaves, tree = jax.tree.flatten(args)
+        try:
+            closed = jax.make_jaxpr(lambda *xs: fun(*jax.tree.unflatten(tree, xs)))(*leaves)
+        except jax.errors.ConcretizationTypeError:
+            # A Python branch on a value cannot be staged: JAX's own grad differentiates
+            # it, so the shim's one bug stays the tape's missing memo.
+            return jax.grad(fun, argnums)(*args)
+        if len(closed.out_avals) != 1 or closed.out_avals[0].shape != ():
+            raise TypeError(f"grad requires one scalar output, got {closed.out_avals}")
+        tape = _Tape(closed, leaves)
         invars = closed.jaxpr.invars
-        grads = {invars[i]: jnp.zeros_like(jnp.asarray(args[i], jnp.float64)) for i in nums}
+        # Each argument's leaves, as positions among all leaves.
+        ends = list(accumulate(len(jax.tree.leaves(a)) for a in args))
+        spans = {i: range(ends[i] - len(jax.tree.leaves(args[i])), ends[i]) for i in nums}
+        grads = {invars[k]: jnp.zeros_like(jnp.asarray(leaves[k], jnp.float64))
+                 for i in nums for k in spans[i]}
         out = closed.jaxpr.outvars[0]
         if not isinstance(out, Literal):
             tape.back(out, jnp.ones_like(tape.read(out)), grads)
-        result = tuple(grads[invars[i]] for i in nums)
+        result = tuple(jax.tree.unflatten(jax.tree.structure(args[i]),
+                                          [grads[invars[k]] for k in spans[i]]) for i in nums)
         return result if isinstance(argnums, tuple) else result[0]
 
     return gradient
