@@ -30,6 +30,7 @@ from pathlib import Path
 
 from strategies.domains import MAX_RANK
 from strategies.ir import Eqn, Var
+from strategies.operands import operand_ranks
 from strategies.program import Program
 
 MODES = ("value", "jvp", "reverse", "vmap", "jit")
@@ -78,10 +79,15 @@ _BY_BUILDER = {
 }
 
 
+def rank_combinations(spec) -> tuple[tuple[str, ...], ...]:
+    """The operand-rank combinations an operation's builder may draw."""
+    return _BY_BUILDER.get(spec.build.__name__, ())
+
+
 def allowed(ops: dict) -> set[tuple]:
     """Every cell the operation table and the constructs allow, in every mode."""
     cells = {("op", name, ranks, mode) for name, spec in ops.items()
-             for ranks in _BY_BUILDER.get(spec.build.__name__, ()) for mode in MODES}
+             for ranks in rank_combinations(spec) for mode in MODES}
     cells |= {("construct", name, regime) for name, regimes in REGIMES.items()
               for regime in regimes}
     return cells
@@ -91,18 +97,6 @@ def modes_in(source: str) -> frozenset[str]:
     """The transformations a wrapper applies to `f`; plain evaluation if none."""
     found = {mode for mode, calls in MODE_CALLS.items() if any(c in source for c in calls)}
     return frozenset(found or {"value"})
-
-
-def _rank(operand) -> str:
-    return "lit" if isinstance(operand, float) else str(len(operand.shape))
-
-
-def _ranks(eqn: Eqn) -> tuple[str, ...]:
-    if eqn.op == "where":
-        return tuple(_rank(a) for a in eqn.args[2:4])
-    if eqn.op == "concatenate":
-        return (_rank(eqn.args[0]),)
-    return tuple(_rank(a) for a in eqn.args[:2])
 
 
 def _mixes(block, first: str, second: set[str]) -> bool:
@@ -156,7 +150,7 @@ def cells(program: Program, modes: frozenset[str]) -> Counter:
             if eqn.op in REGIMES:
                 found.update(("construct", eqn.op, r) for r in _regimes(eqn, modes))
             elif not eqn.blocks:
-                found.update(("op", eqn.op, _ranks(eqn), m) for m in modes)
+                found.update(("op", eqn.op, operand_ranks(eqn.op, eqn.args), m) for m in modes)
             inner = modes | {CONSTRUCT_MODES[eqn.op]} if eqn.op in CONSTRUCT_MODES else modes
             for block in eqn.blocks:
                 visit(block.eqns, frozenset(inner - {"value"}) or frozenset({"value"}))

@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from strategies.ir import Eqn, Run, Var, operand_value
-from strategies.operands import LITERALS, choose, fitting, index
+from strategies.operands import LITERALS, choose, fitting, index, operand_ranks
 
 
 class Scope:
@@ -31,16 +31,20 @@ class Scope:
     * `specs`: the operations and constructs to draw from;
     * `language`: the table evaluation looks every operation up in;
     * `chain`: each equation's first operand is the latest variable
-      (`program.programs(chain=True)`).
+      (`program.programs(chain=True)`);
+    * `focus`: operand ranks (`operands.operand_ranks`) every equation must
+      have, or None (`program.programs(focus=...)`).
     """
 
-    def __init__(self, variables, envs, *, specs, language: Mapping, prefix="v", chain=False):
+    def __init__(self, variables, envs, *, specs, language: Mapping, prefix="v", chain=False,
+                 focus=None):
         self.vars = list(variables)
         self.envs = list(envs)
         self.specs = list(specs)
         self.language = language
         self.prefix = prefix
         self.chain = chain
+        self.focus = focus
         self.used: set[str] = set()
         # Where the first operand of the next equation comes from: all
         # variables, or (mostly, see `_draw_eqn`) the sinks, so that programs
@@ -128,7 +132,11 @@ class Scope:
                     for env in self.envs]
 
     def fits(self, spec, args: Sequence, params: dict) -> bool:
-        """True where every result is finite, within VALUE_CAP and of a small shape."""
+        """True where the operands have the scope's `focus` ranks (if it has one) and
+        every result is finite, within VALUE_CAP and of a small shape.  Every operand
+        builder asks this of each option it considers, so a focus steers them all."""
+        if self.focus is not None and operand_ranks(spec.name, args) != self.focus:
+            return False
         return all(fitting(result) for results in self.results(spec, args, params)
                    for result in results)
 

@@ -71,6 +71,22 @@ def pick(draw, options: Sequence, valid: Callable = lambda option: True):
     return None
 
 
+def rank_of(operand) -> str:
+    """An operand's rank as a coverage cell names it: "0".."3", or "lit" for a float literal."""
+    return "lit" if isinstance(operand, float) else str(len(operand.shape))
+
+
+def operand_ranks(op: str, args: Sequence) -> tuple[str, ...]:
+    """The ranks that tell an equation's rules apart (`strategies/coverage.py`'s cells):
+    the two selected values of `where`, the first array of `concatenate`, the first
+    two operands of everything else."""
+    if op == "where":
+        return tuple(rank_of(a) for a in args[2:4])
+    if op == "concatenate":
+        return (rank_of(args[0]),)
+    return tuple(rank_of(a) for a in args[:2])
+
+
 def _shape(operand) -> tuple[int, ...]:
     return () if isinstance(operand, float) else operand.shape
 

@@ -88,6 +88,7 @@ def programs(
     chain=False,
     sharing=False,
     allow_empty=True,
+    focus=None,
 ) -> ProgramCase:
     """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
 
@@ -109,7 +110,11 @@ def programs(
     * with `sharing`, heavy fan-out: the first equation's result is a hub
       that about half of the later binary operations take as second operand
       (the first still consumes what came before), so reverse mode must add
-      up many cotangents into one value.
+      up many cotangents into one value;
+    * with `focus`, a tuple of operand ranks (`operands.operand_ranks`: "0"
+      to "3", "lit"), every equation's operands have those ranks, or the
+      program stops short of `min_eqns` where the inputs offer none
+      (`strategies/cell_cases.py` draws inputs that do).
 
     Examples shrink towards one rank-0 input of value 0.0 and a single
     equation using the first operation of `ops` on it.
@@ -125,12 +130,12 @@ def programs(
         arg_shapes = drawn.shapes
     else:
         arg_shapes = draw(input_shapes, label="input shapes")
-    shared = _draw_shared(draw, len(arg_shapes), variants)
+    shared = draw_shared(draw, len(arg_shapes), variants)
     sets = _draw_variants(draw, arg_shapes, shared, variants)
     names = [f"x{i}" for i in range(len(arg_shapes))]
     scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
                   [dict(zip(names, args)) for args in sets], specs=specs, language=LANGUAGE,
-                  chain=chain)
+                  chain=chain, focus=focus)
     length = draw(st.integers(min_eqns, max_eqns), label="equations")
     scope.grow(draw, min(length, 1))
     if scope.eqns:
@@ -148,7 +153,9 @@ def programs(
     return ProgramCase(program, sets[0], sets, shared)
 
 
-def _draw_shared(draw, count: int, variants: int) -> tuple[bool, ...]:
+def draw_shared(draw, count: int, variants: int) -> tuple[bool, ...]:
+    """Per input, whether every variant shares it (one varies at least): vmap's
+    `in_axes=None` inputs."""
     if variants == 1:
         return (False,) * count
     flags = [draw(st.booleans(), label=f"x{i} shared") for i in range(count)]

@@ -7,9 +7,11 @@ from a wrapper would credit reverse mode with forward-mode examples.
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from strategies import coverage
+from strategies import cell_cases, coverage
 from strategies.ir import Eqn, Var
+from strategies.operands import operand_ranks
 from strategies.opspec import OPS
 from strategies.program import Program, programs
 
@@ -42,3 +44,18 @@ def test_every_cell_a_drawn_program_reaches_is_in_the_table(case):
     for mode in coverage.MODES:
         reached = set(coverage.cells(case.program, frozenset({mode})))
         assert reached <= allowed, sorted(reached - allowed, key=str)
+
+
+@pytest.mark.parametrize("op", list(OPS))
+@settings(max_examples=10, derandomize=True, deadline=None)
+@given(data=st.data())
+def test_cell_cases_build_each_allowed_cell_as_one_equation(op, data):
+    """tests/test_cells.py reaches every cell only if each builds in every example:
+    cell_cases raises where its inputs leave the operation no operands."""
+    built = set()
+    for _, ranks in cell_cases.cells([op]):
+        case = data.draw(cell_cases.cell_cases(op, ranks, variants=2), label=f"{op} {ranks}")
+        (eqn,) = case.program.eqns
+        built.add(("op", eqn.op, operand_ranks(eqn.op, eqn.args), "value"))
+    assert built == {cell for cell in coverage.allowed(OPS)
+                     if cell[0] == "op" and cell[1] == op and cell[-1] == "value"}

@@ -1,0 +1,115 @@
+"""Every operation at every operand-rank combination: one-equation programs, cell by cell.
+
+A bug confined to one operand-rank combination (the transpose of `matmul`
+for a vector times a matrix, the sum a scalar's cotangent needs when it met
+a matrix) shows only in an example that has that combination under the
+transformation whose rule is wrong.  Programs drawn from the whole language
+reach the common combinations often and some never: a rank-0 and a rank-2
+value seldom meet in one scope (docs/coverage.md).  Drawing more programs
+does not fix that; enumerating does.  `cells` lists each operation of a
+vocabulary with each rank combination its builder may draw
+(`coverage.rank_combinations`), and `cell_cases` draws the one-equation
+program of a cell, with inputs made so that the cell can always be built:
+
+* shapes are suffixes of one drawn base shape, so every pair broadcasts,
+  and square where the operands must contract (`SQUARE`);
+* values keep every domain by construction: |x| >= 5/16 (divisors,
+  negative powers), and each input on its own residue modulo 1/4, apart
+  from the other input and from the literals (multiples of 1/4) by at least
+  1/16, so `maximum` and `where` never meet a tie (KINK_MARGIN is 0.05);
+* where the drawn inputs still leave the operation no operands (`log` and
+  `sqrt` of a negative element, `broadcast_to` of a rank-3 shape with no
+  size-1 dim to widen), the same inputs made positive, with a leading dim of
+  1, do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from strategies.coverage import rank_combinations
+from strategies.equations import Scope
+from strategies.ir import Var, prune
+from strategies.language import LANGUAGE
+from strategies.opspec import OPS
+from strategies.program import Program, ProgramCase, draw_shared
+from strategies.shapes import check_type
+
+# The builders whose two operands contract (a dim of one meets a dim of the other):
+# their shapes are square, so every rank pair contracts.
+SQUARE = frozenset({"matmul_pair", "dot_pair"})
+# An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
+OFFSET = (5 / 16, 7 / 16)
+STEPS = 7
+
+
+def cells(ops) -> list[tuple[str, tuple[str, ...]]]:
+    """(operation, operand ranks) for each operation in `ops` (constructs left out) and
+    each rank combination its builder may draw, in `ops` order."""
+    return [(op, ranks) for op in ops if op in OPS for ranks in rank_combinations(OPS[op])]
+
+
+def _values(offset: float) -> st.SearchStrategy[float]:
+    """+-(offset + k/4); shrinks towards +offset."""
+    return st.integers(-STEPS, STEPS - 1).map(
+        lambda k: offset + k / 4 if k >= 0 else -(offset + (-k - 1) / 4))
+
+
+def _arrays(shape, i: int) -> st.SearchStrategy:
+    """Input i's values; each element drawn alone (no fill), as `inputs.arrays`."""
+    return hnp.arrays(np.float64, shape, elements=_values(OFFSET[i]), fill=st.nothing())
+
+
+def _shapes(draw, op: str, ranks: tuple[str, ...]) -> list[tuple[int, ...]]:
+    arrays = [int(r) for r in ranks if r != "lit"]
+    if not arrays:  # where(p, 2.0, 0.5): the predicate still needs an input
+        arrays = [draw(st.integers(0, 3), label="predicate's rank")]
+    if OPS[op].build.__name__ in SQUARE:
+        base = (draw(st.integers(2, 3), label="size"),) * 3
+    else:
+        base = tuple(draw(st.integers(2, 3), label=f"dim {k}") for k in range(3))
+    return [base[3 - rank:] for rank in arrays]
+
+
+def _easy(arrays):
+    """The fallback inputs: positive, and a rank-3 input's leading dim cut to 1."""
+    return tuple(abs(x[:1] if x.ndim == 3 else x) for x in arrays)
+
+
+def _grow(draw, op, ranks, sets):
+    names = [f"x{i}" for i in range(len(sets[0]))]
+    scope = Scope([Var(n, x.shape) for n, x in zip(names, sets[0])],
+                  [dict(zip(names, args)) for args in sets], specs=[LANGUAGE[op]],
+                  language=LANGUAGE, focus=ranks)
+    scope.grow(draw, 1)
+    return scope
+
+
+@st.composite
+def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> ProgramCase:
+    """A `ProgramCase` whose program is the one equation `op` on operands of `ranks`.
+
+    `variants` input sets (for vmap) as in `programs`.  Raises ValueError
+    for a cell its builder cannot draw (not in `cells`).
+    """
+    check_type("variants", variants, int)
+    if (op, ranks) not in cells([op]):
+        raise ValueError(f"{op} has no operands of ranks {ranks}; cells() lists those it has")
+    shapes = _shapes(draw, op, ranks)
+    shared = draw_shared(draw, len(shapes), variants)
+    first = tuple(draw(_arrays(s, i), label=f"x{i}") for i, s in enumerate(shapes))
+    sets = [first] + [
+        tuple(x if shared[i] else draw(_arrays(x.shape, i), label=f"x{i}[{k}]")
+              for i, x in enumerate(first))
+        for k in range(1, variants)]
+    scope = _grow(draw, op, ranks, sets)
+    if not scope.eqns:
+        sets = [_easy(args) for args in sets]
+        scope = _grow(draw, op, ranks, sets)
+    if not scope.eqns:
+        raise AssertionError(f"the cell {op} {ranks} could not be built at {sets[0]}")
+    program = prune(Program(tuple(scope.vars[:len(shapes)]), tuple(scope.eqns),
+                            (scope.eqns[0].outs[0],)))
+    return ProgramCase(program, sets[0], tuple(sets), shared)

@@ -1,0 +1,117 @@
+"""Each operation at every operand-rank combination it allows, alone, under every mode.
+
+Programs drawn from the whole language reach the common operand-rank
+combinations often and some never (docs/coverage.md): a bug confined to one
+(matmul's transpose for a vector times a matrix, the sum over the broadcast
+dims of a scalar added to a matrix) survives them.  This property
+enumerates instead (`strategies/cell_cases.py`): each example runs every
+cell of its operation, a one-equation program per operand-rank combination,
+in plain evaluation, jvp, reverse mode (vjp), vmap, jit and second order
+(jvp of grad: rules right to first order and wrong to second), each judged
+as the mode's own property judges a whole program.  A failure is then one
+equation, named by its operation (the test's parameter), its ranks and its
+mode.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracles import finite_diff
+from oracles.batching import looped
+from oracles.derivatives import check_jvp, check_vjp
+from oracles.experiment import case_experiment
+from oracles.reference import from_reference
+from oracles.reproducer import Expectation
+from oracles.tolerance import EXACT, STACK_MEANING
+from oracles.verify import verify, verify_returns
+from strategies import wrappers
+from strategies.cases import (
+    draw_batch,
+    draw_out_axes,
+    input_shapes_of,
+    inputs_of,
+    output_shapes_of,
+)
+from strategies.cell_cases import cell_cases, cells
+from strategies.evaluation import evaluate
+from strategies.inputs import directions
+from strategies.opspec import OPS
+
+# Each example runs up to 25 cells in 6 modes where another property runs one program
+# in one mode, so it gets a twentieth of the profile's examples: 3 in `ci` (every cell
+# reached 3 times in each mode, the coverage report's bar), 100 in `thorough`.
+EXAMPLES = max(3, settings().max_examples // 20)
+
+
+def _value(sut, reference, case, data):
+    exp = case_experiment(case, wrappers.value(case.program), "f(x)")
+    verify(sut, exp, Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT),
+           *from_reference(reference, exp))
+
+
+def _jvp(sut, reference, case, data):
+    check_jvp(sut, reference, case, data.draw(directions(input_shapes_of(case)),
+                                              label="tangents"))
+
+
+def _vjp(sut, reference, case, data):
+    cotangents = data.draw(directions(output_shapes_of(case)), label="cotangents")
+    check_vjp(sut, reference, case, cotangents,
+              data.draw(directions(input_shapes_of(case)), label="directions"))
+
+
+def _vmap(sut, reference, case, data):
+    in_axes, batched = draw_batch(data.draw, case)
+    out_axes = draw_out_axes(data.draw, case)
+    exp = case_experiment(case, wrappers.vmap(case.program, in_axes, out_axes),
+                          f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
+                          inputs=wrappers.named("x", batched))
+    origin = f"f applied to each of {len(case.variants)} batch elements, stacked on axis {out_axes}"
+    verify(sut, exp, Expectation(looped(sut, case, out_axes), origin, EXACT))
+
+
+def _jit(sut, reference, case, data):
+    eager = verify_returns(sut, case_experiment(case, wrappers.value(case.program),
+                                                "f(x) eagerly"), "f eagerly, which jit must equal")
+    verify(sut, case_experiment(case, wrappers.jit(case.program), "jit(f)(x)"),
+           Expectation(eager, f"{sut.name} eager", EXACT),
+           Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT))
+
+
+def _hessian(sut, reference, case, data):
+    weights = data.draw(directions(output_shapes_of(case)), label="loss weights")
+    p, q = (data.draw(directions(input_shapes_of(case)), label=name) for name in "pq")
+    p_h_q, _ = wrappers.hessian_sides(case.program)
+    exp = case_experiment(case, p_h_q, "<p, H q>, H q = jvp(grad(loss), x, q)[1]",
+                          inputs=inputs_of(case, p=p, q=q), constants=wrappers.named("w", weights))
+    estimate = finite_diff.mixed(
+        case.program, lambda eps: [x + eps["p"] * a + eps["q"] * b
+                                   for x, a, b in zip(case.args, p, q)],
+        lambda eps: weights, ("p", "q"))
+    origin = "the second mixed central difference of loss along p and q (Richardson)"
+    verify(sut, exp, Expectation((estimate.value,), origin, STACK_MEANING,
+                                 error=(estimate.error,)), *from_reference(reference, exp))
+
+
+# Each mode: the SUT features it needs, whether it differentiates in reverse mode, and
+# its check of one case.
+MODES = {"value": ((), False, _value), "jvp": (("jvp",), False, _jvp),
+         "vjp": (("vjp",), True, _vjp), "vmap": (("vmap",), False, _vmap),
+         "jit": (("jit",), False, _jit), "hessian": (("jvp", "grad"), True, _hessian)}
+
+
+@settings(max_examples=EXAMPLES)
+@pytest.mark.parametrize("op", list(OPS))
+@given(data=st.data())
+def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabulary, op, data):
+    if op not in vocabulary.operations:
+        pytest.skip(f"{sut.name} declares {op} unsupported (__sut_unsupported__)")
+    checks = [check for features, reverse, check in MODES.values()
+              if all(map(sut.supports, features))
+              and (not reverse or op in vocabulary.reverse_ops)]
+    for _, ranks in cells([op]):
+        size = data.draw(st.integers(2, 3), label="batch size")
+        case = data.draw(cell_cases(op, ranks, variants=size), label=f"{op} {ranks}")
+        for check in checks:
+            check(sut, reference, case, data)
