@@ -71,6 +71,9 @@ CONSTRUCT = ("--reference=none",)
 # at 7) in about 10 s where the full shrink took 60-110 s (docs/benchmarks.md,
 # "Time to find a bug").
 BOUNDED = 100
+# The scan row's example (since the seeds changed in 2315644) keeps 11 equations after
+# 100 shrinks and 1 after 300 (about 60 s).
+BOUNDED_LONGER = 300
 MISMATCH = ("MISMATCH|Error",)  # a wrong value, or an error where a value was due
 REFUSED = "returned without raising"  # the SUT returned what it must reject
 
@@ -153,7 +156,7 @@ CATCHES = [
     *[Catch(f"tests.broken.{shim}", test_grad.test_grad_matches_finite_differences_and_reference,
             options=CONSTRUCT, shrinks=BOUNDED)
       for shim in ("broadcast_transpose_keeps_one_copy", "sum_transpose_kept_axes_leading",
-                   "transpose_cotangent_not_inverted", "neg_transpose_drops_sign",
+                   "neg_transpose_drops_sign",
                    "div_transpose_multiplies", "matmul_transpose_forgets_rhs_permutation",
                    "cond_transpose_swaps_branches")],
     # Found by grad too, in five times the work: concatenate is rare in grad's programs.
@@ -161,8 +164,11 @@ CATCHES = [
           test_identities.test_jvp_and_vjp_are_adjoint, shrinks=BOUNDED),
     *[Catch(f"tests.broken.{shim}", test_value.test_value_matches_numpy_and_reference,
             options=CONSTRUCT, shrinks=BOUNDED)
-      for shim in ("fori_loop_one_trip_short", "scan_body_sees_initial_carry",
-                   "scan_visits_rows_last_to_first", "while_loop_runs_body_first")],
+      for shim in ("fori_loop_one_trip_short", "scan_visits_rows_last_to_first",
+                   "while_loop_runs_body_first")],
+    Catch("tests.broken.scan_body_sees_initial_carry",
+          test_value.test_value_matches_numpy_and_reference, options=CONSTRUCT,
+          shrinks=BOUNDED_LONGER),
     *[Catch(f"tests.broken.{shim}", test_vmap.test_vmap_matches_loop_and_stack, shrinks=BOUNDED)
       for shim in ("vmap_sum_assumes_batch_axis_first", "vmap_transpose_assumes_batch_axis_first",
                    "vmap_matmul_batched_rhs_output_axis", "vmap_negative_out_axis_off_by_one")],
@@ -209,7 +215,10 @@ CATCHES = [
     *[Catch(f"tests.broken.{shim}", test_cells.test_each_operand_rank_combination_under_every_mode,
             op, options=CONSTRUCT, shrinks=BOUNDED)
       for shim, op in [("dot_contracts_first_axis_of_a_stack", "dot"),
-                       ("broadcast_transpose_keeps_one_copy", "add")]],
+                       ("broadcast_transpose_keeps_one_copy", "add"),
+                       # grad finds it too, but its reproducer kept 4+ equations after
+                       # 100 shrinks once the seeds changed (2315644); here it has 1.
+                       ("transpose_cotangent_not_inverted", "transpose")]],
     # Precision: a float32 step inside one operation, below a whole program's tolerance.
     Catch("tests.broken.exp_computed_in_float32",
           test_value.test_each_operation_alone_is_accurate_to_float64),
