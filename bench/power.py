@@ -61,8 +61,10 @@ _LAYER = re.compile(r"\bsut\.(jvp|vjp|grad|vmap|jit)\(")
 
 
 def broken_suts(only: str | None) -> list[str]:
+    """The broken SUTs whose name contains any of the comma-separated `only` (all: None)."""
     names = sorted(p.stem for p in BROKEN.glob("*.py") if p.stem != "__init__")
-    return [n for n in names if only is None or only in n]
+    parts = None if only is None else only.split(",")
+    return [n for n in names if parts is None or any(part in n for part in parts)]
 
 
 def fingerprint(shim: str) -> str:
@@ -247,7 +249,8 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", help="the broken SUTs whose module name contains this")
+    parser.add_argument("--only", help="the broken SUTs whose module name contains this "
+                                       "(or any of several, comma-separated)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--max-shrinks", type=int, default=100)
     parser.add_argument("--work", type=Path, default=ROOT / ".power")

@@ -33,7 +33,7 @@ class Scope:
     * `chain`: each equation's first operand is the latest variable
       (`program.programs(chain=True)`);
     * `focus`: operand ranks (`operands.operand_ranks`) every equation must
-      have, or None (`program.programs(focus=...)`).
+      have, or None (`cell_cases.cell_cases` builds one cell this way).
     """
 
     def __init__(self, variables, envs, *, specs, language: Mapping, prefix="v", chain=False,

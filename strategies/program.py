@@ -88,7 +88,6 @@ def programs(
     chain=False,
     sharing=False,
     allow_empty=True,
-    focus=None,
 ) -> ProgramCase:
     """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
 
@@ -110,11 +109,7 @@ def programs(
     * with `sharing`, heavy fan-out: the first equation's result is a hub
       that about half of the later binary operations take as second operand
       (the first still consumes what came before), so reverse mode must add
-      up many cotangents into one value;
-    * with `focus`, a tuple of operand ranks (`operands.operand_ranks`: "0"
-      to "3", "lit"), every equation's operands have those ranks, or the
-      program stops short of `min_eqns` where the inputs offer none
-      (`strategies/cell_cases.py` draws inputs that do).
+      up many cotangents into one value.
 
     Examples shrink towards one rank-0 input of value 0.0 and a single
     equation using the first operation of `ops` on it.
@@ -135,7 +130,7 @@ def programs(
     names = [f"x{i}" for i in range(len(arg_shapes))]
     scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
                   [dict(zip(names, args)) for args in sets], specs=specs, language=LANGUAGE,
-                  chain=chain, focus=focus)
+                  chain=chain)
     length = draw(st.integers(min_eqns, max_eqns), label="equations")
     scope.grow(draw, min(length, 1))
     if scope.eqns:
