@@ -37,6 +37,7 @@ from strategies import coverage
 from strategies.vocabulary import Vocabulary, vocabulary_for
 
 profiles.register()
+profiles.load_library()
 
 MARKERS = {
     "needs(*features)": "skip unless the SUT supports every named feature "

@@ -9,6 +9,9 @@ broken SUT's bug (tests/meta/test_broken_suts.py).
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from hypothesis import HealthCheck, Phase, settings
 
 # No explain phase: after a failure it reruns the example under sys.settrace to
@@ -45,3 +48,28 @@ def register() -> None:
     for name, values in PROFILES.items():
         settings.register_profile(name, **_COMMON, **values)
     settings.load_profile(DEFAULT)
+
+
+# The packages of the checkout whose modules' constants Hypothesis mixes into its draws
+# (every local module outside tests/: hypothesis.internal.constants_ast); `__main__`
+# would run the command.
+LIBRARY = ("strategies", "oracles", "jaxcheck", "refimpl")
+NOT_LOADED = ("__main__",)
+
+
+def load_library() -> None:
+    """Import every module of LIBRARY, before any example is drawn.
+
+    Now and then Hypothesis draws a constant written in a local module loaded
+    so far instead of a random choice, so the same derandomized seed gave one
+    property other examples when it ran alone than beside the properties
+    whose test files load `strategies/cell_cases.py` or `oracles/cost.py`,
+    and the `jaxcheck` child, which loads `jaxcheck/child.py`, other examples
+    than plain pytest.  With every module loaded first, the examples of a
+    `ci` run depend on the seed and the SUT's own module only (docs/sut-api.md).
+    """
+    for package in LIBRARY:
+        path = importlib.import_module(package).__path__
+        for module in pkgutil.walk_packages(path, f"{package}."):
+            if module.name.rsplit(".", 1)[-1] not in NOT_LOADED:
+                importlib.import_module(module.name)
