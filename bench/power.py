@@ -91,21 +91,24 @@ def reproducer_size(paths: list[str]) -> tuple[int, int] | None:
     return min(sizes, default=None)
 
 
-def measure(shim: str, work: Path, jobs: int, max_shrinks: int) -> dict:
+def measure(shim: str, work: Path, jobs: int, max_shrinks: int,
+            properties: str | None = None) -> dict:
     """Every property's verdict on one broken SUT, and the shrunk size of the quickest
     catch, from the cache if nothing changed."""
     record = work / f"{shim}.json"
     key = fingerprint(shim)
     if record.exists():
         cached = json.loads(record.read_text())
-        if cached.get("fingerprint") == key and cached.get("max_shrinks") == max_shrinks:
+        if (cached.get("fingerprint") == key and cached.get("max_shrinks") == max_shrinks
+                and cached.get("properties") == properties):
             return cached
     out = work / shim
     options = RunOptions(sut=f"tests.broken.{shim}", profile="ci", jobs=jobs, out=out / "matrix",
                          max_shrinks=0)
     started = time.time()
-    verdicts = run(collect(options), options, out / "matrix" / "logs")
+    verdicts = run(collect(options, properties), options, out / "matrix" / "logs")
     result = {"shim": shim, "fingerprint": key, "max_shrinks": max_shrinks,
+              "properties": properties,
               "verdicts": [dict(asdict(v), evidence="") for v in verdicts], "shrunk": None}
     first = quickest(caught_by(result))
     if first is not None:
@@ -252,6 +255,9 @@ def main() -> None:
     parser.add_argument("--only", help="the broken SUTs whose module name contains this "
                                        "(or any of several, comma-separated)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--properties", metavar="EXPR",
+                        help="only the properties that match this pytest -k expression "
+                             "(an A/B of a generator change on the properties it touches)")
     parser.add_argument("--max-shrinks", type=int, default=100)
     parser.add_argument("--work", type=Path, default=ROOT / ".power")
     parser.add_argument("--no-write", action="store_true", help="print, leave docs/power.md")
@@ -272,7 +278,7 @@ def main() -> None:
                 results.append(json.loads(record.read_text()))
             continue
         print(f"[{i}/{len(shims)}] {shim} ...", end=" ", flush=True)
-        result = measure(shim, args.work, args.jobs, args.max_shrinks)
+        result = measure(shim, args.work, args.jobs, args.max_shrinks, args.properties)
         print(f"caught by {len(caught_by(result))} ({result['seconds']:.0f} s)", flush=True)
         results.append(result)
     text = document(results, "python bench/power.py " + " ".join(sys.argv[1:]),
