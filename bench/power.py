@@ -127,6 +127,10 @@ def short(nodeid: str) -> str:
     return nodeid.split("::", 1)[-1].removeprefix("test_")
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def prop_of(nodeid: str) -> str:
     """The property a verdict belongs to: its test function, without the parameter (a
     parametrized property is one column of the matrix, caught where any row catches)."""
@@ -213,7 +217,8 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
         lines.append(f"| `{result['shim']}` | {family(result['shim'])} | "
                      f"{len(killing[result['shim']])} | "
                      f"{'-' if first is None else short(first['nodeid'])} | {when} | "
-                     + ("-" if size is None else f"{size[0]} equations, {size[1]} layers")
+                     + ("-" if size is None else f"{plural(size[0], 'equation')}, "
+                                                 f"{plural(size[1], 'layer')}")
                      + " |")
     lines += ["", "## The matrix", "",
               "X: the property caught the bug (C: crashed, H: hung); .: passed; s: skipped.", "",
