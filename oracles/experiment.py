@@ -75,7 +75,7 @@ def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=N
     (a program with Python control flow, say).
     """
     if coverage.RECORDER is not None:
-        coverage.RECORDER.note(case.program, wrapper.source)
+        coverage.RECORDER.note(case.program, wrapper.source, case.args)
     function = function if function is not None else render_function(case.program)
     source = render_module(function, wrapper.source, constants=constants)
     inputs = inputs if inputs is not None else named("x", case.args)

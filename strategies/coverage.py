@@ -28,6 +28,8 @@ from collections import Counter, defaultdict
 from itertools import product
 from pathlib import Path
 
+import numpy as np
+
 from strategies.domains import MAX_RANK
 from strategies.ir import Eqn, Var
 from strategies.operands import operand_ranks
@@ -160,16 +162,23 @@ def cells(program: Program, modes: frozenset[str]) -> Counter:
 
 
 class Recorder:
-    """The cells each property's examples reach, each (program, modes) counted once."""
+    """The cells each property's examples reach, each (program, inputs, modes) counted once.
+
+    The inputs are part of the key: one program at other inputs is another
+    example (`tests/test_cells.py` checks `add(x0, x1)` of a scalar and a
+    rank-3 array at three inputs, often of one shape), while the experiments
+    of one example that share its program and inputs (jit's eager and jitted
+    calls, vmap's batch and its loop) are one."""
 
     def __init__(self):
         self.current = ""
         self.by_property: dict[str, Counter] = defaultdict(Counter)
         self._seen: set = set()
 
-    def note(self, program: Program, wrapper_source: str) -> None:
+    def note(self, program: Program, wrapper_source: str, args=()) -> None:
         modes = modes_in(wrapper_source)
-        key = (self.current, program, modes)
+        key = (self.current, program, modes,
+               tuple((np.shape(x), np.asarray(x).tobytes()) for x in args))
         if key in self._seen:
             return
         self._seen.add(key)
