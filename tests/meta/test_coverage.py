@@ -5,6 +5,7 @@ can reach but `ALLOWED` lacks would be invisible, and a mode read wrongly
 from a wrapper would credit reverse mode with forward-mode examples.
 """
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -59,3 +60,15 @@ def test_cell_cases_build_each_allowed_cell_as_one_equation(op, data):
         built.add(("op", eqn.op, operand_ranks(eqn.op, eqn.args), "value"))
     assert built == {cell for cell in coverage.allowed(OPS)
                      if cell[0] == "op" and cell[1] == op and cell[-1] == "value"}
+
+
+def test_a_program_counts_once_per_distinct_inputs():
+    """Three examples of one program at other inputs are three (tests/test_cells.py);
+    two experiments of one example, at its inputs, are one."""
+    x = Var("x0", ())
+    out = Var("v0", ())
+    program = Program((x,), (Eqn("sin", (x,), (), out, "call"),), (out,))
+    recorder = coverage.Recorder()
+    for value in (0.5, 0.5, 1.5):
+        recorder.note(program, "sut.jit(f)", (np.array(value),))
+    assert recorder.by_property[""] == {("op", "sin", ("0",), "jit"): 2}
