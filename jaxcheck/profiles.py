@@ -66,7 +66,7 @@ def load_library() -> None:
     whose test files load `strategies/cell_cases.py` or `oracles/cost.py`,
     and the `jaxcheck` child, which loads `jaxcheck/child.py`, other examples
     than plain pytest.  With every module loaded first, the examples of a
-    `ci` run depend on the seed and the SUT's own module only (docs/sut-api.md).
+    `ci` run depend on the seed and the SUT's own module only (README.md).
     """
     for package in LIBRARY:
         path = importlib.import_module(package).__path__
