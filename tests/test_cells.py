@@ -18,13 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracles import finite_diff
-from oracles.batching import looped
+from oracles.batching import check_vmap
 from oracles.derivatives import check_jvp, check_vjp
 from oracles.experiment import case_experiment
 from oracles.reference import from_reference
 from oracles.reproducer import Expectation
-from oracles.tolerance import EXACT, STACK_MEANING
-from oracles.verify import verify, verify_returns
+from oracles.tolerance import STACK_MEANING
+from oracles.values import check_jit, check_value
+from oracles.verify import verify
 from strategies import wrappers
 from strategies.cases import (
     draw_batch,
@@ -34,7 +35,6 @@ from strategies.cases import (
     output_shapes_of,
 )
 from strategies.cell_cases import cell_cases, cells
-from strategies.evaluation import evaluate
 from strategies.inputs import directions
 from strategies.opspec import OPS
 
@@ -45,9 +45,7 @@ EXAMPLES = max(3, settings().max_examples // 20)
 
 
 def _value(sut, reference, case, data):
-    exp = case_experiment(case, wrappers.value(case.program), "f(x)")
-    verify(sut, exp, Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT),
-           *from_reference(reference, exp))
+    check_value(sut, reference, case)
 
 
 def _jvp(sut, reference, case, data):
@@ -63,20 +61,11 @@ def _vjp(sut, reference, case, data):
 
 def _vmap(sut, reference, case, data):
     in_axes, batched = draw_batch(data.draw, case)
-    out_axes = draw_out_axes(data.draw, case)
-    exp = case_experiment(case, wrappers.vmap(case.program, in_axes, out_axes),
-                          f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
-                          inputs=wrappers.named("x", batched))
-    origin = f"f applied to each of {len(case.variants)} batch elements, stacked on axis {out_axes}"
-    verify(sut, exp, Expectation(looped(sut, case, out_axes), origin, EXACT))
+    check_vmap(sut, case, in_axes, draw_out_axes(data.draw, case), batched)
 
 
 def _jit(sut, reference, case, data):
-    eager = verify_returns(sut, case_experiment(case, wrappers.value(case.program),
-                                                "f(x) eagerly"), "f eagerly, which jit must equal")
-    verify(sut, case_experiment(case, wrappers.jit(case.program), "jit(f)(x)"),
-           Expectation(eager, f"{sut.name} eager", EXACT),
-           Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT))
+    check_jit(sut, case)
 
 
 def _hessian(sut, reference, case, data):

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from oracles.experiment import case_experiment
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
+from oracles.values import check_jit
 from oracles.verify import verify, verify_returns
 from strategies import wrappers
 from strategies.cases import inputs_of, program_cases, two_shape_cases
@@ -17,12 +18,7 @@ from strategies.evaluation import evaluate
 @pytest.mark.needs("jit")
 @given(data=st.data())
 def test_jit_matches_eager_and_numpy(sut, vocabulary, data):
-    case = data.draw(program_cases(vocabulary), label="case")
-    eager = verify_returns(sut, case_experiment(case, wrappers.value(case.program),
-                                                "f(x) eagerly"), "f eagerly, which jit must equal")
-    exp = case_experiment(case, wrappers.jit(case.program), "jit(f)(x)")
-    verify(sut, exp, Expectation(eager, f"{sut.name} eager", EXACT),
-           Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT))
+    check_jit(sut, data.draw(program_cases(vocabulary), label="case"))
 
 
 @pytest.mark.needs("jit")

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oracles.experiment import case_experiment
-from oracles.reference import from_reference
 from oracles.reproducer import Expectation
-from oracles.tolerance import EXACT, ONE_OPERATION
+from oracles.tolerance import ONE_OPERATION
+from oracles.values import check_value
 from oracles.verify import verify
 from strategies import wrappers
 from strategies.cases import program_cases
@@ -21,10 +21,7 @@ from strategies.program import programs
 
 @given(data=st.data())
 def test_value_matches_numpy_and_reference(sut, reference, vocabulary, data):
-    case = data.draw(program_cases(vocabulary), label="case")
-    exp = case_experiment(case, wrappers.value(case.program), "f(x)")
-    by_numpy = Expectation(evaluate(case.program, case.args), "NumPy float64", EXACT)
-    verify(sut, exp, by_numpy, *from_reference(reference, exp))
+    check_value(sut, reference, data.draw(program_cases(vocabulary), label="case"))
 
 
 # Reductions and contractions sum in an order of the implementation's choice,

@@ -8,12 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracles.batching import looped
-from oracles.experiment import case_experiment
-from oracles.reproducer import Expectation
-from oracles.tolerance import EXACT
-from oracles.verify import verify
-from strategies import wrappers
+from oracles.batching import check_vmap
 from strategies.cases import vmap_cases
 
 
@@ -21,9 +16,4 @@ from strategies.cases import vmap_cases
 @given(data=st.data())
 def test_vmap_matches_loop_and_stack(sut, vocabulary, data):
     drawn = data.draw(vmap_cases(vocabulary), label="drawn")
-    case, in_axes, out_axes, batched = drawn
-    exp = case_experiment(case, wrappers.vmap(case.program, in_axes, out_axes),
-                          f"vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})",
-                          inputs=wrappers.named("x", batched))
-    origin = f"f applied to each of {len(case.variants)} batch elements, stacked on axis {out_axes}"
-    verify(sut, exp, Expectation(looped(sut, case, out_axes), origin, EXACT))
+    check_vmap(sut, *drawn)
