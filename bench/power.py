@@ -163,12 +163,13 @@ def mark(outcomes: set[str]) -> str:
 
 def summary(results: list[dict], without: str | None = None) -> dict:
     """Kills, time to the first counterexample and fragile spots, from every property's
-    verdicts but those of the property `without` (its short name)."""
+    verdicts but those of the property `without` (its short name); under "killers",
+    each SUT's catching verdicts."""
     kept = [dict(r, verdicts=[v for v in r["verdicts"] if short(prop_of(v["nodeid"])) != without])
             for r in results]
     killers = {r["shim"]: caught_by(r) for r in kept}
     firsts = [quickest(k) for k in killers.values() if k]
-    return {"caught": [s for s, k in killers.items() if k],
+    return {"killers": killers, "caught": [s for s, k in killers.items() if k],
             "missed": [s for s, k in killers.items() if not k],
             "seconds": [v.get("first_failure_seconds") or v["seconds"] for v in firsts],
             "fragile": [s for s, k in killers.items()
@@ -178,9 +179,9 @@ def summary(results: list[dict], without: str | None = None) -> dict:
 def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) -> str:
     properties = list(dict.fromkeys(prop_of(v["nodeid"]) for r in results for v in r["verdicts"]))
     number = {p: i + 1 for i, p in enumerate(properties)}
-    killers = {r["shim"]: caught_by(r) for r in results}
-    killing = {shim: set(map(prop_of, (v["nodeid"] for v in k))) for shim, k in killers.items()}
     whole = summary(results)
+    killers = whole["killers"]
+    killing = {shim: set(map(prop_of, (v["nodeid"] for v in k))) for shim, k in killers.items()}
     caught, seconds, fragile = whole["caught"], whole["seconds"], whole["fragile"]
     sizes = [r["shrunk"]["size"][0] for r in results
              if r.get("shrunk") and r["shrunk"].get("size")]

@@ -92,8 +92,9 @@ def grad(fun, argnums=0):
         tape = _Tape(closed, leaves)
         invars = closed.jaxpr.invars
         # Each argument's leaves, as positions among all leaves.
-        ends = list(accumulate(len(jax.tree.leaves(a)) for a in args))
-        spans = {i: range(ends[i] - len(jax.tree.leaves(args[i])), ends[i]) for i in nums}
+        counts = [len(jax.tree.leaves(a)) for a in args]
+        ends = list(accumulate(counts))
+        spans = {i: range(ends[i] - counts[i], ends[i]) for i in nums}
         grads = {invars[k]: jnp.zeros_like(jnp.asarray(leaves[k], jnp.float64))
                  for i in nums for k in spans[i]}
         out = closed.jaxpr.outvars[0]
