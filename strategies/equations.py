@@ -33,7 +33,10 @@ class Scope:
     * `chain`: each equation's first operand is the latest variable
       (`program.programs(chain=True)`);
     * `focus`: operand ranks (`operands.operand_ranks`) every equation must
-      have, or None (`cell_cases.cell_cases` builds one cell this way).
+      have, or None (`cell_cases.cell_cases` builds one cell this way);
+    * `meets`: None, or two sets of variable names: every equation must then
+      read a variable of each, and be an operation, whose builder asks `fits`
+      (`constructs.build_scan` opens a step with its carry meeting its row).
     """
 
     def __init__(self, variables, envs, *, specs, language: Mapping, prefix="v", chain=False,
@@ -45,6 +48,7 @@ class Scope:
         self.prefix = prefix
         self.chain = chain
         self.focus = focus
+        self.meets: tuple[frozenset[str], frozenset[str]] | None = None
         self.used: set[str] = set()
         # Where the first operand of the next equation comes from: all
         # variables, or (mostly, see `_draw_eqn`) the sinks, so that programs
@@ -132,11 +136,16 @@ class Scope:
                     for env in self.envs]
 
     def fits(self, spec, args: Sequence, params: dict) -> bool:
-        """True where the operands have the scope's `focus` ranks (if it has one) and
-        every result is finite, within VALUE_CAP and of a small shape.  Every operand
-        builder asks this of each option it considers, so a focus steers them all."""
+        """True where the operands have the scope's `focus` ranks (if it has one), meet
+        as `meets` asks (if it does), and every result is finite, within VALUE_CAP
+        and of a small shape.  Every operand builder asks this of each option it
+        considers, so a focus steers them all."""
         if self.focus is not None and operand_ranks(spec.name, args) != self.focus:
             return False
+        if self.meets is not None:
+            read = {a.name for a in args if isinstance(a, Var)}
+            if not all(read & names for names in self.meets):
+                return False
         return all(fitting(result) for results in self.results(spec, args, params)
                    for result in results)
 
@@ -181,7 +190,7 @@ def _draw_eqn(draw, scope: Scope) -> Eqn | None:
     to_sinks = draw(st.integers(0, 3), label="first operand from sinks") > 0
     hub_turn = scope.hub is not None and draw(st.booleans(), label="hub as partner")
     scope.start_equation(to_sinks=to_sinks, hub_turn=hub_turn)
-    constructs = [spec for spec in scope.specs if spec.construct]
+    constructs = [spec for spec in scope.specs if spec.construct and scope.meets is None]
     operations = [spec for spec in scope.specs if not spec.construct]
     odds = draw(st.integers(1, CONSTRUCT_ODDS), label="construct first")  # shrinks to 1: an op
     if constructs and odds == CONSTRUCT_ODDS:
