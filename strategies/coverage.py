@@ -115,7 +115,8 @@ def _mixes(block, first: str, second: set[str]) -> bool:
     return False
 
 
-def _regimes(eqn: Eqn, modes: frozenset[str]) -> list[str]:
+def regimes(eqn: Eqn, modes: frozenset[str]) -> list[str]:
+    """The regimes (`REGIMES`) a construct's equation reaches under `modes`."""
     regimes = []
     if "reverse" in modes:
         regimes.append("reverse")
@@ -150,7 +151,7 @@ def cells(program: Program, modes: frozenset[str]) -> Counter:
     def visit(eqns, modes):
         for eqn in eqns:
             if eqn.op in REGIMES:
-                found.update(("construct", eqn.op, r) for r in _regimes(eqn, modes))
+                found.update(("construct", eqn.op, r) for r in regimes(eqn, modes))
             elif not eqn.blocks:
                 found.update(("op", eqn.op, operand_ranks(eqn.op, eqn.args), m) for m in modes)
             inner = modes | {CONSTRUCT_MODES[eqn.op]} if eqn.op in CONSTRUCT_MODES else modes

@@ -36,7 +36,10 @@ class Scope:
       have, or None (`cell_cases.cell_cases` builds one cell this way);
     * `meets`: None, or two sets of variable names: every equation must then
       read a variable of each, and be an operation, whose builder asks `fits`
-      (`constructs.build_scan` opens a step with its carry meeting its row).
+      (`constructs.build_scan` opens a step with its carry meeting its row);
+    * `only`: None, or the one operation or construct the next equations must
+      be, while their blocks still draw from `specs`
+      (`program.programs(first=...)`).
     """
 
     def __init__(self, variables, envs, *, specs, language: Mapping, prefix="v", chain=False,
@@ -49,6 +52,7 @@ class Scope:
         self.chain = chain
         self.focus = focus
         self.meets: tuple[frozenset[str], frozenset[str]] | None = None
+        self.only: str | None = None
         self.used: set[str] = set()
         # Where the first operand of the next equation comes from: all
         # variables, or (mostly, see `_draw_eqn`) the sinks, so that programs
@@ -197,6 +201,8 @@ def _draw_eqn(draw, scope: Scope) -> Eqn | None:
         operations, constructs = constructs, operations
     start = index(draw, len(operations) or 1, label="operation")
     candidates = operations[start:] + operations[:start] + constructs
+    if scope.only is not None:
+        candidates = [spec for spec in candidates if spec.name == scope.only]
     for spec in candidates:
         built = spec.make(draw, scope)
         if built is None:

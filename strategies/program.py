@@ -88,6 +88,7 @@ def programs(
     chain=False,
     sharing=False,
     allow_empty=True,
+    first=None,
 ) -> ProgramCase:
     """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
 
@@ -109,12 +110,18 @@ def programs(
     * with `sharing`, heavy fan-out: the first equation's result is a hub
       that about half of the later binary operations take as second operand
       (the first still consumes what came before), so reverse mode must add
-      up many cotangents into one value.
+      up many cotangents into one value;
+    * with `first` (a name in `ops`), the first equation is that operation or
+      construct wherever the inputs let it be built, its blocks drawn from
+      all of `ops` (`tests/test_cells.py` puts each construct under every
+      mode this way).
 
     Examples shrink towards one rank-0 input of value 0.0 and a single
     equation using the first operation of `ops` on it.
     """
     _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants)
+    if first is not None and first not in ops:
+        raise InvalidArgument(f"first={first!r} must be one of ops={ops!r}")
     for name, flag in (("chain", chain), ("sharing", sharing), ("allow_empty", allow_empty)):
         if not isinstance(flag, bool):
             raise InvalidArgument(f"{name}={flag!r} must be True or False")
@@ -132,7 +139,9 @@ def programs(
                   [dict(zip(names, args)) for args in sets], specs=specs, language=LANGUAGE,
                   chain=chain)
     length = draw(st.integers(min_eqns, max_eqns), label="equations")
+    scope.only = first
     scope.grow(draw, min(length, 1))
+    scope.only = None
     if scope.eqns:
         if sharing:
             scope.share(scope.eqns[0].outs[0])

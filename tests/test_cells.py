@@ -1,4 +1,5 @@
-"""Each operation at every operand-rank combination it allows, alone, under every mode.
+"""Each operation at every operand-rank combination it allows, and each construct, alone,
+under every mode.
 
 Programs drawn from the whole language reach the common operand-rank
 combinations often and some never (docs/coverage.md): a bug confined to one
@@ -11,6 +12,13 @@ in plain evaluation, jvp, reverse mode (vjp), vmap, jit and second order
 as the mode's own property judges a whole program.  A failure is then one
 equation, named by its operation (the test's parameter), its ranks and its
 mode.
+
+Constructs get the same treatment for the same reason: a loop appears in
+one drawn program in seven, and its rule shows wrong only under the mode
+that uses it, on a body where it matters.  The second property draws, per
+example, one program that is a single construct (its blocks drawn from the
+whole language; a scan's step opens with its carry meeting its row) and
+runs it in every mode.
 """
 
 import pytest
@@ -33,9 +41,11 @@ from strategies.cases import (
     input_shapes_of,
     inputs_of,
     output_shapes_of,
+    program_cases,
 )
 from strategies.cell_cases import cell_cases, cells
 from strategies.inputs import directions
+from strategies.language import LANGUAGE
 from strategies.opspec import OPS
 
 # Each example runs up to 25 cells in 6 modes where another property runs one program
@@ -83,6 +93,12 @@ def _hessian(sut, reference, case, data):
                                  error=(estimate.error,)), *from_reference(reference, exp))
 
 
+# A construct's example is one program in 6 modes, where another property runs one in
+# one mode: a sixth of the profile's examples, 10 in `ci`, 333 in `thorough`.
+CONSTRUCT_EXAMPLES = max(10, settings().max_examples // 6)
+CONSTRUCTS = [name for name, spec in LANGUAGE.items() if spec.construct]
+
+
 # Each mode: the SUT features it needs, whether it differentiates in reverse mode, and
 # its check of one case.
 MODES = {"value": ((), False, _value), "jvp": (("jvp",), False, _jvp),
@@ -104,3 +120,19 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
         case = data.draw(cell_cases(op, ranks, variants=size), label=f"{op} {ranks}")
         for check in checks:
             check(sut, reference, case, data)
+
+
+@settings(max_examples=CONSTRUCT_EXAMPLES)
+@pytest.mark.parametrize("construct", CONSTRUCTS)
+@given(data=st.data())
+def test_each_construct_under_every_mode(sut, reference, vocabulary, construct, data):
+    if construct not in vocabulary.ops:
+        pytest.skip(f"{sut.name} declares {construct} unsupported (__sut_unsupported__)")
+    reverse = construct in vocabulary.reverse_ops
+    checks = [check for features, needs_reverse, check in MODES.values()
+              if all(map(sut.supports, features)) and (reverse or not needs_reverse)]
+    size = data.draw(st.integers(2, 3), label="batch size")
+    case = data.draw(program_cases(vocabulary, reverse=reverse, first=construct, max_eqns=1,
+                                   variants=size), label=construct)
+    for check in checks:
+        check(sut, reference, case, data)

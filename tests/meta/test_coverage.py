@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import cell_cases, coverage
-from strategies.ir import Eqn, Var
+from strategies.ir import Eqn, Var, all_eqns
 from strategies.operands import operand_ranks
 from strategies.opspec import OPS
 from strategies.program import Program, programs
@@ -72,3 +72,22 @@ def test_a_program_counts_once_per_distinct_inputs():
     for value in (0.5, 0.5, 1.5):
         recorder.note(program, "sut.jit(f)", (np.array(value),))
     assert recorder.by_property[""] == {("op", "sin", ("0",), "jit"): 2}
+
+
+
+def test_most_drawn_scans_let_their_carry_meet_their_row():
+    """A scan step where the carry never meets the row is a map beside a fold, and
+    every rule about step order holds on it vacuously.  Measured on 600 programs
+    as test_grad draws them: 12 of 139 scans met before the step opened with a
+    meeting (strategies/constructs.py, build_scan), 68 of 152 after; a third of
+    them is the bar."""
+    scans = []
+
+    @settings(max_examples=300, derandomize=True, database=None, deadline=None)
+    @given(programs())
+    def draw(case):
+        scans.extend("carry meets the row" in coverage.regimes(eqn, frozenset({"value"}))
+                     for eqn in all_eqns(case.program.eqns) if eqn.op == "scan")
+
+    draw()
+    assert len(scans) >= 30 and sum(scans) >= len(scans) / 3, (sum(scans), len(scans))
