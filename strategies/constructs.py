@@ -293,7 +293,7 @@ def build_scan(draw, scope):
     envs = [{**env, carry.name: env[init.name], x.name: row}
             for env in scope.envs for row in _rows(env[xs.name])]
     # A step whose carry never meets its row is a map beside a fold: every rule
-    # about step order then holds vacuously (one program in 17 before).
+    # about step order then holds vacuously (12 of 139 drawn scans before).
     child = _grow(draw, scope, "step", [carry, x], envs,
                   meet=(frozenset({carry.name}), frozenset({x.name})))
     own = _own(child)

@@ -74,7 +74,6 @@ def test_a_program_counts_once_per_distinct_inputs():
     assert recorder.by_property[""] == {("op", "sin", ("0",), "jit"): 2}
 
 
-
 def test_most_drawn_scans_let_their_carry_meet_their_row():
     """A scan step where the carry never meets the row is a map beside a fold, and
     every rule about step order holds on it vacuously.  Measured on 600 programs

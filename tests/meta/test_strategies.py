@@ -56,6 +56,7 @@ BAD_CALLS = [
     e(programs, sharing=1),
     e(programs, chain="yes"),
     e(programs, allow_empty=None),
+    e(programs, "first='scan'", first="scan", ops=("sin",)),
 ]
 
 
