@@ -26,9 +26,10 @@ shrinks, still a count, still within its equation limit: the full
 measurement is the benchmark's (`bench/bench_catch.py`), not every push's.
 
 Rows for the constructs of the program language (cond, loops, nested jvp)
-run their shims, built over refimpl, with `--reference=none` (finite
-differences carry the check), so those examples cost milliseconds, not the
-compilations eager JAX needs.  Their reproducers may hold up to
+run the per-construct property (`tests/test_cells.py`: every example one
+construct, under every mode) on their shims, built over refimpl, with
+`--reference=none` (finite differences carry the check), so those examples
+cost milliseconds, not the compilations eager JAX needs.  Their reproducers may hold up to
 `MAX_CONSTRUCT_EQUATIONS` equations: Hypothesis shrinks a construct's blocks
 well, but the equations around a construct that carry its bug to the output
 less reliably (docs/benchmarks.md, "Time to find a bug").  Most other shims are built
