@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import machine, publish_page  # noqa: E402
+from bench.report import machine, publish_page, revision  # noqa: E402
 from jaxcheck.runner import RunOptions, collect, run  # noqa: E402
 from tests.meta.test_broken_suts import equations_in  # noqa: E402
 
@@ -117,7 +117,7 @@ def measure(shim: str, work: Path, jobs: int, max_shrinks: int,
                          max_shrinks=0)
     started = time.time()
     verdicts = run(collect(options, properties), options, out / "matrix" / "logs")
-    result = {"shim": shim, "fingerprint": key, "max_shrinks": max_shrinks,
+    result = {"shim": shim, "fingerprint": key, "commit": revision(), "max_shrinks": max_shrinks,
               "properties": properties,
               "verdicts": [dict(asdict(v), evidence="") for v in verdicts], "shrunk": None}
     first = quickest(caught_by(result))
@@ -260,9 +260,12 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
                   f"* time to the first counterexample: {timing}",
                   f"* caught by one property only: {len(less['fragile'])}"]
     lines += ["", "## How this was measured", "",
-              f"`{command}` on {machine()}, {time.strftime('%Y-%m-%d')}; "
+              f"`{command}` at {', '.join(sorted({r.get('commit', '?') for r in results}))} "
+              f"on {machine()}, {time.strftime('%Y-%m-%d')}; "
               f"{sum(r['seconds'] for r in results) / 60:.0f} min of runs "
-              "(a rerun reuses each broken SUT's results while its fingerprint holds)."]
+              "(a rerun reuses each broken SUT's results while its fingerprint holds).  "
+              "The runs share one XLA compilation cache on disk (`XLA_CACHE`), so their "
+              "times are those of a warm cache, but for the first broken SUT measured."]
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -30,6 +31,16 @@ def machine() -> str:
     return (f"{len(os.sched_getaffinity(0))} CPUs ({model}), no GPU; "
             f"Python {platform.python_version()}, NumPy {numpy.__version__}, "
             f"JAX {jax.__version__} (backend {jax.default_backend()})")
+
+
+def revision() -> str:
+    """The checkout's commit, marked "+changes" when tracked files differ from it: a
+    cached result must say which sources it was measured on."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                              check=False).stdout.strip()
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def write_section(key: str, body: str) -> None:
