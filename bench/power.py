@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.report import machine, publish_page, revision  # noqa: E402
 from jaxcheck.runner import RunOptions, collect, run  # noqa: E402
-from tests.meta.test_broken_suts import equations_in  # noqa: E402
+from tests.meta.test_broken_suts import ESCAPES, equations_in  # noqa: E402
 
 BROKEN = ROOT / "tests" / "broken"
 DOC = ROOT / "docs" / "power.md"
@@ -205,13 +205,16 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
              "bug where any of its rows does.", "",
              f"* caught: **{len(caught)} of {len(results)}**"
              + (f"; not caught: {', '.join(whole['missed'])}" if whole["missed"] else ""),
+             *[f"  * `{shim}` is an equivalent mutant: {ESCAPES[shim]} (the meta-test's "
+               "`ESCAPES`)" for shim in whole["missed"] if shim in ESCAPES],
              ]
     if seconds:
         lines += [f"* time to the first counterexample (the quickest property, from its "
                   f"start): median {statistics.median(seconds):.1f} s, worst "
                   f"{max(seconds):.1f} s",
                   f"* the quickest catch's reproducer, shrunk: median "
-                  f"{statistics.median(sizes):g} equations, largest {max(sizes)}"
+                  f"{statistics.median(sizes):g} equation"
+                  f"{'' if statistics.median(sizes) == 1 else 's'}, largest {max(sizes)}"
                   if sizes else "* no reproducer with a program"]
     lines += [f"* caught by one property only (fragile): {len(fragile)}"
               + (f": {', '.join(fragile)}" if fragile else ""), "",
@@ -302,7 +305,9 @@ def main() -> None:
         result = measure(shim, args.work, args.jobs, args.max_shrinks, args.properties)
         print(f"caught by {len(caught_by(result))} ({result['seconds']:.0f} s)", flush=True)
         results.append(result)
-    text = document(results, "python bench/power.py " + " ".join(sys.argv[1:]),
+    # The command that measured: a page rendered from the cache names the runs' command.
+    shown = [a for a in sys.argv[1:] if a != "--measured-only"]
+    text = document(results, "python bench/power.py " + " ".join(shown),
                     tuple(args.ablate))
     if len(results) < len(shims):
         left = sorted(set(shims) - {r["shim"] for r in results})
