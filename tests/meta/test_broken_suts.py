@@ -55,6 +55,7 @@ from tests import (
     test_identities,
     test_jit,
     test_jvp,
+    test_long_programs,
     test_python_control_flow,
     test_pytrees,
     test_stacks,
@@ -329,3 +330,21 @@ def test_broken_sut_is_caught_with_a_small_reproducer(row: Catch):
     missing = [want for want in row.shows
                if not any(alternative in printed for alternative in want.split("|"))]
     assert not missing, f"the replay does not show {missing}:\n{printed}"
+
+
+# The long-program properties run only in the `slow` profile, so the kill matrix
+# (`ci`) skips them, and no Catch row fits them: their programs keep 100 equations
+# or more however far they shrink.  Each must still fail on a wrong derivative: sin
+# is one of the operations of almost every 100-equation chain.  The slow profile is
+# not derandomized, so the seed is given; no shrinking, since only the verdict counts.
+LONG_PROGRAMS = [test_long_programs.test_jvp_of_long_programs,
+                 test_long_programs.test_grad_of_long_programs,
+                 test_long_programs.test_grad_of_heavily_shared_programs]
+
+
+@pytest.mark.meta
+@pytest.mark.parametrize("prop", LONG_PROGRAMS, ids=lambda prop: prop.__name__)
+def test_a_long_program_property_catches_a_wrong_derivative(prop):
+    run = run_property("tests.broken.wrong_sin_derivative", prop, "--hypothesis-profile=slow",
+                       "--hypothesis-seed=0", shrinks=0)
+    assert run.returncode == 1 and "1 failed" in run.stdout, run.stdout[-3000:]
