@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from strategies.equivalences import REWRITES, Names, check_identity, values_at
-from strategies.ir import Eqn, Var, prune
+from strategies.ir import Block, Eqn, Var, prune
 from strategies.program import Program, ProgramCase, programs
 from strategies.render import render_function
 
@@ -76,3 +76,25 @@ def test_a_rewrite_of_a_drawn_program_is_equal(name, data):
     case = data.draw(programs(max_eqns=8), label="program")
     assume(REWRITES[name].sites(case.program))
     apply_everywhere(data, case, name)
+
+
+def _nested_loops() -> ProgramCase:
+    """A fori_loop whose body runs a fori_loop: both bodies call their counter `i`."""
+    i, a0, b0 = Var("i", ()), Var("a0", ()), Var("b0", ())
+    c0, c1, d0 = Var("c0", ()), Var("c1", ()), Var("d0", ())
+    inner = Block("body1", (i, b0), (_eqn("add", (b0, i), d0),), (d0,))
+    outer = Block("body0", (i, a0), (_eqn("fori_loop", (a0,), c0, trips=3, body=inner),
+                                     _eqn("add", (c0, i), c1)), (c1,))
+    x0, v0 = Var("x0", ()), Var("v0", ())
+    program = Program((x0,), (_eqn("fori_loop", (x0,), v0, trips=2, body=outer),), (v0,))
+    args = (np.float64(0.25),)
+    return ProgramCase(program, args, (args,), (False,))
+
+
+@given(data=st.data())
+@settings(max_examples=3, deadline=None)
+def test_unrolling_a_loop_leaves_the_counter_of_a_loop_inside_it_alone(data):
+    """The inner body binds its own `i`: unrolling the outer loop must not make it a
+    literal.  Where it did, a nested fori_loop computed other values, and a nested
+    while_loop, whose counter then never moved, ran forever (seen in `thorough`)."""
+    apply_everywhere(data, _nested_loops(), "loop_unroll")
