@@ -37,7 +37,6 @@ import argparse
 import hashlib
 import importlib
 import json
-import os
 import re
 import statistics
 import sys
@@ -59,15 +58,6 @@ SOURCES = ("conftest.py", "jaxcheck", "oracles", "refimpl", "strategies", "tests
            "tests/broken/__init__.py")
 CAUGHT = ("failed", "crashed", "hung", "error")
 _LAYER = re.compile(r"\bsut\.(jvp|vjp|grad|vmap|jit)\(")
-# One XLA compilation cache on disk for every child of the matrix.  The `ci`
-# examples are the same for each broken SUT, and most of the shims are JAX with
-# one rule changed, so they compile the same computations again and again: the
-# `add` row of the per-cell property against JAX takes 20 s with a cold cache
-# and 7 s with a warm one.  Compiles of 30 ms are worth keeping, so no minimum
-# time.  The cache is keyed on the whole computation, so it cannot change a
-# verdict, only how soon it comes.
-XLA_CACHE = {"JAX_COMPILATION_CACHE_DIR": "{work}/xla-cache",
-             "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
 
 
 def broken_suts(only: str | None) -> list[str]:
@@ -267,8 +257,9 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
               f"on {machine()}, {time.strftime('%Y-%m-%d')}; "
               f"{sum(r['seconds'] for r in results) / 60:.0f} min of runs "
               "(a rerun reuses each broken SUT's results while its fingerprint holds).  "
-              "The runs share one XLA compilation cache on disk (`XLA_CACHE`), so their "
-              "times are those of a warm cache, but for the first broken SUT measured."]
+              "The runs share jaxcheck's XLA compilation cache on disk "
+              "(`jaxcheck/runner.child_env`), so their times depend on what earlier runs "
+              "left in it."]
     return "\n".join(lines) + "\n"
 
 
@@ -291,8 +282,6 @@ def main() -> None:
                              "run nothing (the page says how many are left out)")
     args = parser.parse_args()
     args.work.mkdir(exist_ok=True)
-    for name, value in XLA_CACHE.items():
-        os.environ.setdefault(name, value.format(work=args.work.resolve()))
     shims = broken_suts(args.only)
     results = []
     for i, shim in enumerate(shims, start=1):
