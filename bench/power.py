@@ -185,6 +185,7 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
     caught, seconds, fragile = whole["caught"], whole["seconds"], whole["fragile"]
     sizes = [r["shrunk"]["size"][0] for r in results
              if r.get("shrunk") and r["shrunk"].get("size")]
+    median_size = statistics.median(sizes) if sizes else None
     lines = ["# Bug-finding power: the kill matrix", "",
              f"{len(results)} broken SUTs (`tests/broken/`), each one realistic bug, against "
              f"{len(properties)} properties in the `ci` profile, every property run (no stop "
@@ -203,8 +204,8 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
                   f"start): median {statistics.median(seconds):.1f} s, worst "
                   f"{max(seconds):.1f} s",
                   f"* the quickest catch's reproducer, shrunk: median "
-                  f"{statistics.median(sizes):g} equation"
-                  f"{'' if statistics.median(sizes) == 1 else 's'}, largest {max(sizes)}"
+                  f"{median_size:g} equation{'' if median_size == 1 else 's'}, largest "
+                  f"{max(sizes)}"
                   if sizes else "* no reproducer with a program"]
     lines += [f"* caught by one property only (fragile): {len(fragile)}"
               + (f": {', '.join(fragile)}" if fragile else ""), "",

@@ -269,11 +269,18 @@ def build_while_loop(draw, scope):
 
 
 def evaluate_while_loop(operands, params, env, how):
+    """The body adds 1 to its counter, so the loop ends after `trips` steps.  A body
+    that does not count is a bug of the generator (a rename once turned the counter
+    into a constant): it raises after one step too many, rather than hang the run."""
     (carry,) = operands
     count = np.float64(0.0)
-    while count < params["trips"] - 0.5:
+    for _ in range(params["trips"] + 1):
+        if not count < params["trips"] - 0.5:
+            return (carry,)
         count, carry = call(params["body"], [count, carry], env, how)
-    return (carry,)
+    raise RuntimeError(f"while_loop of {params['trips']} trips: its counter is {count} after "
+                       f"{params['trips'] + 1} steps.  The generator built a body that does not "
+                       "count; this is a bug in jaxcheck, not in the SUT.")
 
 
 def while_source(names, params):

@@ -129,15 +129,14 @@ def rename(eqn: Eqn, names: dict[str, Var]) -> Eqn:
     block binds the name itself: every loop body calls its counter `i` or `count`, so
     a loop inside a loop body shadows the outer counter, which must stay its own."""
 
-    def sub(operand):
-        return names.get(operand.name, operand) if isinstance(operand, Var) else operand
+    def sub(operand, table=names):
+        return table.get(operand.name, operand) if isinstance(operand, Var) else operand
 
     def block(b: Block) -> Block:
         bound = {p.name for p in b.params} | {v.name for e in b.eqns for v in e.outs}
         free = {name: new for name, new in names.items() if name not in bound}
         return replace(b, eqns=tuple(rename(e, free) for e in b.eqns),
-                       outputs=tuple(free.get(o.name, o) if isinstance(o, Var) else o
-                                     for o in b.outputs))
+                       outputs=tuple(sub(o, free) for o in b.outputs))
 
     params = tuple((k, block(v) if isinstance(v, Block) else v) for k, v in eqn.params)
     return replace(eqn, args=tuple(map(sub, eqn.args)), params=params, out=sub(eqn.out),

@@ -98,3 +98,15 @@ def test_unrolling_a_loop_leaves_the_counter_of_a_loop_inside_it_alone(data):
     literal.  Where it did, a nested fori_loop computed other values, and a nested
     while_loop, whose counter then never moved, ran forever (seen in `thorough`)."""
     apply_everywhere(data, _nested_loops(), "loop_unroll")
+
+
+def test_a_while_loop_whose_body_does_not_count_raises_rather_than_hangs():
+    """The generator's NumPy meaning of a while_loop stops one step past its trips: the
+    renaming bug above made a body that never counted, and the run hung for an hour
+    with nothing to say where."""
+    count, a0, a1 = Var("count", ()), Var("a0", ()), Var("a1", ())
+    body = Block("body0", (count, a0), (_eqn("add", (a0, 1.0), a1),), (count, a1), packed=True)
+    x0, v0 = Var("x0", ()), Var("v0", ())
+    program = Program((x0,), (_eqn("while_loop", (x0,), v0, trips=2, body=body),), (v0,))
+    with pytest.raises(RuntimeError, match="does not count"):
+        values_at(program, (np.float64(0.25),))
