@@ -219,11 +219,18 @@ class using:
 
 
 def bind(prim, *args, **params):
-    """Apply `prim` in the current context: the one entry point of every op."""
+    """Apply `prim` in the current context: the one entry point of every op.
+
+    Evaluation is IEEE arithmetic without warnings, as in JAX: 1 / 0 is inf,
+    and a branch that vmap computes for examples that do not take it (a
+    batched predicate) may divide by zero there, its results then discarded.
+    NumPy would warn at each, and under `-W error` raise from a correct program.
+    """
     interp = current
     if interp is EVAL:
         try:
-            return prim.impl(*args, **params)
+            with np.errstate(all="ignore"):
+                return prim.impl(*args, **params)
         except Exception as exc:
             if prim.multiple_results:  # a failure inside a sub-program: keep it as it is
                 raise

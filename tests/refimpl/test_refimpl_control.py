@@ -1,4 +1,6 @@
 """cond, fori_loop, scan and while_loop under every transformation, against JAX."""
+import warnings
+
 import jax
 import jax.numpy as jjnp
 import numpy as np
@@ -94,6 +96,20 @@ def test_cond_with_batched_predicate_selects_per_example():
     assert_close(R.vmap(R.grad(s(REF)))(xs, ys), jax.vmap(jax.grad(s(JAX)))(xs, ys), "vmap grad")
     assert_close(R.grad(lambda x, y: REF.np.sum(R.vmap(f(REF))(x, y)))(xs, ys),
                  jax.grad(lambda x, y: JAX.np.sum(jax.vmap(f(JAX))(x, y)))(xs, ys), "grad vmap")
+
+
+def test_a_branch_computed_for_examples_that_do_not_take_it_is_silent():
+    """JAX's arithmetic is IEEE and never warns; under vmap both branches run for every
+    example.  A thorough run of the equivalence property met this under grad of jvp: the
+    untaken branch's transpose divided by a residual that the other branch leaves zero."""
+    def f(x):
+        return R.lax.cond(x > 0.0, lambda y: 1.0 / y, lambda y: y, x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert R.numpy.divide(1.0, 0.0) == np.inf
+        np.testing.assert_array_equal(R.vmap(f)(np.array([0.0, 2.0])), [0.0, 0.5])
+        np.testing.assert_array_equal(R.vmap(R.grad(f))(np.array([0.0, 2.0])), [1.0, -0.25])
+        np.testing.assert_array_equal(R.jit(R.vmap(f))(np.array([0.0, 2.0])), [0.0, 0.5])
 
 
 def while_program(impl):
