@@ -69,9 +69,6 @@ class Construct:
       an SUT that declares the feature unsupported (`language.REVERSE_FEATURES`);
       `tests/test_grad.py::test_grad_through_while_loop_matches_finite_differences`
       holds an SUT that offers it to account.
-    * ``maps_an_axis``: it needs an operand with an axis to map over (scan's
-      rows, inner vmap's batch), so a program that must open with it draws
-      an input of rank 1 or more (`program.programs`' `first`).
     """
 
     name: str
@@ -83,7 +80,6 @@ class Construct:
     why: str
     derivative: bool = False
     reverse_feature: str | None = None
-    maps_an_axis: bool = False
     syntaxes = ("call",)
     construct: ClassVar[bool] = True  # its equations hold blocks (`equations._draw_eqn`)
 
@@ -441,8 +437,7 @@ CONSTRUCTS: dict[str, Construct] = {
                   frozenset({"while_loop"}), "terminates by a counter in a pytree carry",
                   reverse_feature="while_loop_reverse"),
         Construct("scan", 2, build_scan, evaluate_scan, scan_source, frozenset({"scan"}),
-                  "carry plus stacked per-step outputs; reverse pass runs backwards",
-                  maps_an_axis=True),
+                  "carry plus stacked per-step outputs; reverse pass runs backwards"),
         Construct("closure", 1, build_closure, evaluate_closure, lambda n, p: f"{p['fn'].name}"
                   f"({n[0]})", frozenset(), "an inner Python function capturing outer values"),
         Construct("jit_closure", 1, build_closure, evaluate_closure,
@@ -450,8 +445,7 @@ CONSTRUCTS: dict[str, Construct] = {
                   "a jitted inner function that captures traced outer values"),
         Construct("inner_vmap", 1, build_vmap, evaluate_vmap,
                   lambda n, p: f"sut.vmap({p['fn'].name})({n[0]})", frozenset({"vmap"}),
-                  "vmap inside a program: batching under outer transformations",
-                  maps_an_axis=True),
+                  "vmap inside a program: batching under outer transformations"),
         Construct("inner_jvp", 2, build_jvp, evaluate_jvp,
                   lambda n, p: f"sut.jvp({p['fn'].name}, ({n[0]},), ({n[1]},))[1]",
                   frozenset({"jvp"}), "nested jvp: perturbation confusion probe", True),

@@ -72,7 +72,6 @@ class OpSpec:
     elementwise: bool = False
     carries_derivative: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
     construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
-    maps_an_axis: ClassVar[bool] = False  # it takes operands of any rank (`constructs.py`)
 
     def evaluate(self, args: Sequence, params: dict) -> np.ndarray:
         return _as_array(self.impl(*args, **params))

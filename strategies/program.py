@@ -130,10 +130,6 @@ def programs(
     if input_shapes is None:
         drawn = draw(shapes.input_shapes(count, allow_empty=allow_empty), label="input shapes")
         arg_shapes = drawn.shapes
-        if first is not None and LANGUAGE[first].maps_an_axis and not any(arg_shapes):
-            # Opening with a scan or an inner vmap needs an axis to map: without
-            # this, 22 and 27 of 100 had no equation (tests/meta/test_coverage.py).
-            arg_shapes = (shapes.shape_in(draw, drawn.pool, min_rank=1), *arg_shapes[1:])
     else:
         arg_shapes = draw(input_shapes, label="input shapes")
     shared = draw_shared(draw, len(arg_shapes), variants)

@@ -102,16 +102,8 @@ def input_shapes(draw, count, *, min_rank=0, max_rank=3, min_dim=1, max_dim=5, p
     if allow_empty and draw(st.integers(0, EMPTY_ODDS - 1), label="zero-size dims") == 0:
         pool += (0,)
 
-    return InputShapes(pool, tuple(shape_in(draw, pool, min_rank=min_rank, max_rank=max_rank,
-                                            name=f"x{i}")
-                                   for i in range(count)))
+    def one(i):
+        rank = draw(st.integers(min_rank, max_rank), label=f"rank x{i}")
+        return tuple(choose(draw, pool, label=f"dim {k} x{i}") for k in range(rank))
 
-
-def shape_in(draw, pool, *, min_rank=0, max_rank=3, name="x0"):
-    """One input's shape in `input_shapes`: `min_rank`-`max_rank` dims, each from `pool`.
-
-    A function of `draw`, not a strategy: a strategy would add a span to
-    every example, and spans steer Hypothesis's later draws, so every
-    derandomized example would change (seen: all of them did)."""
-    rank = draw(st.integers(min_rank, max_rank), label=f"rank {name}")
-    return tuple(choose(draw, pool, label=f"dim {k} {name}") for k in range(rank))
+    return InputShapes(pool, tuple(one(i) for i in range(count)))
