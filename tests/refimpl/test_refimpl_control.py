@@ -100,7 +100,7 @@ def test_cond_with_batched_predicate_selects_per_example():
 
 def test_a_branch_computed_for_examples_that_do_not_take_it_is_silent():
     """JAX's arithmetic is IEEE and never warns; under vmap both branches run for every
-    example.  A thorough run of the equivalence property met this under grad of jvp: the
+    example.  A thorough run of the equivalence property met this in vmap(grad(jvp(f))): the
     untaken branch's transpose divided by a residual that the other branch leaves zero."""
     def f(x):
         return R.lax.cond(x > 0.0, lambda y: 1.0 / y, lambda y: y, x)
