@@ -7,7 +7,9 @@
   default, `thorough`, `slow`, `catch`: jaxcheck/profiles.py) are chosen
   with `--hypothesis-profile`.
 * JAX's caches are cleared every few dozen examples, so memory stays flat
-  over a long run (jaxcheck/examples.py).
+  over a long run (jaxcheck/examples.py); its compilation cache on disk
+  (`~/.cache/jaxcheck/xla`, unless `JAX_COMPILATION_CACHE_DIR` says
+  otherwise) is kept across runs (jaxcheck/runner.py, `XLA_CACHE`).
 * Tests marked `needs("feature")` are skipped, with the feature named, when
   the SUT lists it in `__sut_unsupported__`.
 * `--jaxcheck-coverage=FILE` records which operations (by operand ranks and
@@ -31,6 +33,7 @@ from hypothesis.internal.conjecture import engine
 
 from jaxcheck import profiles
 from jaxcheck.examples import MemoryBound, amplifying, wrapped
+from jaxcheck.runner import XLA_CACHE
 from oracles import reproducer
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
 from strategies import coverage
@@ -98,6 +101,10 @@ def pytest_configure(config):
     if config.getoption("--max-shrinks") is not None:
         _shrink_at_most(config.getoption("--max-shrinks"))
     config.jaxcheck_memory = MemoryBound()
+    # Before the SUT and the reference are resolved, which is where JAX is imported
+    # and reads these: afterwards they would do nothing.
+    for name, value in XLA_CACHE.items():
+        os.environ.setdefault(name, value)
     if config.getoption("--jaxcheck-coverage"):
         coverage.RECORDER = coverage.Recorder()
     timeout = config.getoption("--sut-timeout")

@@ -104,15 +104,22 @@ class RunError(Exception):
     """The properties could not be run at all: the message says why."""
 
 
+# JAX's compilation cache on disk, for every run of the suite (plain pytest through
+# conftest.py, jaxcheck's children and replays here) unless the user sets it: each
+# example wraps its program in new functions, so JAX's in-memory cache misses, while
+# the same small programs recur across examples, seeds and runs.  JAX writes only
+# compiles of at least 1 s by default, and ours take about 0.1 s.  tests/test_cells.py
+# on refimpl, `ci`: 211 s without it, 163 s cold, 69 s warm (docs/benchmarks.md).
+XLA_CACHE = {"JAX_COMPILATION_CACHE_DIR": str(Path.home() / ".cache" / "jaxcheck" / "xla"),
+             "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
+
+
 def child_env() -> dict[str, str]:
     """The environment of a child: the user's directory and the checkout importable,
-    and JAX's compilation cache kept across examples and runs (JAX writes only
-    compiles of at least 1 s by default; ours take about 0.1 s)."""
-    env = dict(os.environ)
+    and JAX's compilation cache (`XLA_CACHE`)."""
+    env = {**XLA_CACHE, **os.environ}
     paths = [os.getcwd(), str(ROOT), env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
-    env.setdefault("JAX_COMPILATION_CACHE_DIR", str(Path.home() / ".cache" / "jaxcheck" / "xla"))
-    env.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
