@@ -175,9 +175,16 @@ def pytest_runtest_makereport(item, call):
     if report.failed and call.excinfo is not None:
         directory = item.config.invocation_params.dir / item.config.getoption("--reproducers")
         for error, texts in reproducer.failures(call.excinfo.value):
-            paths = [str(reproducer.save(text, item.name, directory)) for text in texts]
-            report.user_properties.append((reproducer.FAILURE_KEY,
-                                           {"error": error, "reproducers": paths}))
+            paths, unsaved, trouble = [], [], []
+            for text in texts:
+                try:
+                    paths.append(str(reproducer.save(text, item.name, directory)))
+                except OSError as exc:  # a full disk: the failure stands, its script is kept
+                    unsaved.append(text)
+                    trouble.append(f"a reproducer could not be saved to {directory} "
+                                   f"({exc.strerror}); it is printed in the report instead")
+            report.user_properties.append((reproducer.FAILURE_KEY, {
+                "error": error, "reproducers": paths, "unsaved": unsaved, "trouble": trouble}))
             report.sections += [("jaxcheck reproducer", f"saved to {path}\n"
                                                          f"run it with: python {path}")
                                 for path in paths]

@@ -1,19 +1,27 @@
-"""The pytest plugin of a child run of the `jaxcheck` command: what the parent needs, on disk.
+"""The pytest plugin of a child run of the `jaxcheck` command: what the parent needs, kept safe.
 
 `jaxcheck check` and `jaxcheck hunt` run the properties in child pytest
 processes (`jaxcheck/runner.py`), so that a crash or a hang of the SUT ends
 one child, not the run.  This plugin, loaded with `-p jaxcheck.child`, is
-the child's half of it; without `--jaxcheck-worker` it does nothing.  In the
-worker directory it keeps:
+the child's half of it; without `--jaxcheck-worker` it does nothing.
+
+Over the pipe to the parent (`--jaxcheck-channel`, jaxcheck/channel.py) it
+says when each property starts, each failure *as soon as it is found* (its
+reproducer saved first, before Hypothesis shrinks it, and again at most
+every `PROVISIONAL_SECONDS` as shrinking finds smaller ones), jaxcheck's own
+trouble, and each property's result (outcome, examples, the example that
+first failed, skip reason, saved reproducers, the child's peak memory so
+far).  An interruption at any moment therefore leaves a reproducer of every
+failure found, and a pipe needs no disk.  In the worker directory it keeps:
 
 * `inflight.py`: the script of the SUT call in progress (`oracles/inflight.py`);
 * `current.json`: the property running and its examples so far, rewritten
   as each example starts (a small file, microseconds next to an example's
-  milliseconds), so that a crash is blamed on the right property and
-  example count, and a hunt can show its progress;
-* `results.jsonl`: a line per finished property (outcome, examples, the
-  example that first failed, skip reason, saved reproducers, the child's
-  peak memory so far).
+  milliseconds), so that a crash is blamed with the right example count,
+  and a hunt can show its progress.
+
+The child ends its own process group when the parent goes away (even by
+SIGKILL), so no child, and nothing an SUT started, outlives the command.
 
 In a hunt (`--jaxcheck-deadline`) each property gets an equal share of the
 time left when it starts.  When it is over, the next example that passes
@@ -22,9 +30,10 @@ ends the property with `pytest.skip`, which Hypothesis re-raises at once
 passed with its examples.  The skip comes after an example, never before
 one: an example that draws nothing where earlier ones drew is, to
 Hypothesis, flaky data generation.  A property that has failed is never
-stopped: its shrinking runs to the end.  The hunt's
-profile adds the example database (`--jaxcheck-db`, jaxcheck/database.py)
-to the profile chosen, so a failure found anywhere is replayed first.
+stopped: its shrinking runs to the end.  The hunt's profile adds the
+example database (`--jaxcheck-db`, jaxcheck/database.py) to the profile
+chosen, so a failure found anywhere is replayed first; a database that
+fails is jaxcheck's trouble, reported, never the SUT's.
 """
 
 from __future__ import annotations
@@ -33,6 +42,8 @@ import json
 import os
 import re
 import resource
+import signal
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -41,8 +52,10 @@ import pytest
 from hypothesis import settings
 from hypothesis.errors import UnsatisfiedAssumption
 
-from jaxcheck.database import open_database
+from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Sender
+from jaxcheck.database import Guarded, open_database
 from jaxcheck.examples import wrapped
+from oracles import reproducer
 from oracles.inflight import InFlight
 from oracles.reproducer import FAILURE_KEY, call_script
 
@@ -62,10 +75,21 @@ _EXCEPTION_LINE = re.compile(r"^[\s|+E>]*([\w.]*(?:Error|Exception|Raised|Failur
 
 HUNT_SKIP = "jaxcheck hunt: time slice over"
 
+# While a failure shrinks, its newest failing example replaces the saved one at
+# most this often: writing a reproducer takes about a millisecond, a shrink
+# step from a millisecond to seconds, and an interruption then loses at most
+# this much shrinking.
+PROVISIONAL_SECONDS = 1.0
+
+# How often the child looks whether its parent is still there (a getppid call).
+PARENT_CHECK_SECONDS = 0.5
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("jaxcheck-child", "set by the jaxcheck command (jaxcheck/child.py)")
     group.addoption("--jaxcheck-worker", metavar="DIR", help="the worker directory")
+    group.addoption("--jaxcheck-channel", type=int, metavar="FD",
+                    help="the pipe to the parent (jaxcheck/channel.py)")
     group.addoption("--jaxcheck-deadline", type=float, metavar="EPOCH",
                     help="hunt until this time (seconds since the epoch)")
     group.addoption("--jaxcheck-db", metavar="PATH|URL", help="the hunt's example database")
@@ -87,6 +111,9 @@ class Tally:
     message: str = ""
     evidence: str = ""
     failures: list[dict] = field(default_factory=list)
+    trouble: list[str] = field(default_factory=list)
+    provisional: list[str] = field(default_factory=list)  # reproducers saved while shrinking
+    provisional_at: float = 0.0
 
     def record(self) -> dict:
         return {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
@@ -96,28 +123,46 @@ class Tally:
                 # Each once: two bugs of one property may be saved to the same file.
                 "reproducers": list(dict.fromkeys(path for failure in self.failures
                                                   for path in failure["reproducers"])),
-                "failures": self.failures,
+                "failures": [{"error": f["error"], "reproducers": f["reproducers"]}
+                             for f in self.failures],
+                "unsaved": [text for f in self.failures for text in f.get("unsaved", [])],
+                "trouble": self.trouble,
                 "seconds": round(time.time() - self.started, 3),
                 "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
 
 class Child:
-    """The plugin's state in one child: the worker directory, the hunt's deadline, and
-    the property running."""
+    """The plugin's state in one child: the worker directory, the pipe to the parent,
+    where reproducers go, the hunt's deadline, and the property running."""
 
-    def __init__(self, directory: Path, deadline: float | None):
+    def __init__(self, directory: Path, channel: Sender, out: Path, deadline: float | None):
         self.directory = directory
+        self.channel = channel
+        self.out = out
         self.deadline = deadline
         self.tally: Tally | None = None
+        self.trouble_told: set[str] = set()
+
+    def trouble(self, message: str) -> None:
+        """jaxcheck's own trouble: told to the parent once, kept with the property."""
+        if self.tally is not None and message not in self.tally.trouble:
+            self.tally.trouble.append(message)
+        if message not in self.trouble_told:
+            self.trouble_told.add(message)
+            self.channel.send(TROUBLE, message=message)
 
     def progress(self) -> None:
-        _write_json(self.directory / "current.json",
-                    {"nodeid": self.tally.nodeid, "examples": self.tally.examples or 0,
-                     "started": self.tally.started})
+        try:
+            _write_json(self.directory / "current.json",
+                        {"nodeid": self.tally.nodeid, "examples": self.tally.examples or 0,
+                         "started": self.tally.started})
+        except OSError:  # progress only: the parent counts from what it last read
+            pass
 
     def counted(self, inner):
-        """`inner` (a property's body under Hypothesis), counting its examples and, in
-        a hunt, ending the property when its time slice is over."""
+        """`inner` (a property's body under Hypothesis), counting its examples, saving
+        each failure as it is found and, in a hunt, ending the property when its
+        time slice is over."""
         tally = self.tally
         tally.examples = 0
 
@@ -128,10 +173,11 @@ class Child:
                 result = inner(*args, **kwargs)
             except UnsatisfiedAssumption:
                 raise
-            except Exception:
+            except Exception as exc:
                 if tally.first_failure is None:
                     tally.first_failure = tally.examples
                     tally.first_failure_seconds = round(time.time() - tally.started, 3)
+                self.found(exc)
                 raise
             if tally.first_failure is None and time.time() > tally.slice_end:
                 tally.sliced = True
@@ -140,9 +186,40 @@ class Child:
 
         return body
 
+    def found(self, exc: Exception) -> None:
+        """A failing example: its reproducer on disk and the parent told, the first at
+        once, later (smaller) ones at most every PROVISIONAL_SECONDS."""
+        tally = self.tally
+        now = time.time()
+        if tally.provisional_at and now - tally.provisional_at < PROVISIONAL_SECONDS:
+            return
+        tally.provisional_at = now
+        error, texts = next(reproducer.failures(exc))
+        saved, unsaved = self.save(texts, tally.nodeid.rsplit("::", 1)[-1])
+        for old in set(tally.provisional) - set(saved):
+            Path(old).unlink(missing_ok=True)
+        tally.provisional = saved
+        self.channel.send(FAILING, nodeid=tally.nodeid, error=error, reproducers=saved,
+                          unsaved=unsaved, examples=tally.examples,
+                          first_failure=tally.first_failure,
+                          first_failure_seconds=tally.first_failure_seconds)
+
+    def save(self, texts: list[str], name: str) -> tuple[list[str], list[str]]:
+        """The reproducers written to the reproducer folder, and the texts that could not
+        be (a full disk), which the parent prints instead."""
+        saved, unsaved = [], []
+        for text in texts:
+            try:
+                saved.append(str(reproducer.save(text, name, self.out)))
+            except OSError as exc:
+                self.trouble(f"a reproducer could not be saved to {self.out} ({exc.strerror})")
+                unsaved.append(text)
+        return saved, unsaved
+
     @pytest.hookimpl
     def pytest_runtest_logstart(self, nodeid):
         self.tally = Tally(nodeid)
+        self.channel.send(START, nodeid=nodeid, started=self.tally.started)
         self.progress()
 
     @pytest.hookimpl(wrapper=True)
@@ -169,9 +246,15 @@ class Child:
 
     @pytest.hookimpl
     def pytest_runtest_logfinish(self, nodeid):
-        with open(self.directory / "results.jsonl", "a") as results:
-            results.write(json.dumps(self.tally.record()) + "\n")
-        self.progress()
+        tally = self.tally
+        final = {path for failure in tally.failures for path in failure["reproducers"]}
+        for failure in tally.failures:
+            for message in failure.get("trouble", []):
+                self.trouble(message)
+        if final or not any(f.get("unsaved") for f in tally.failures):
+            for old in set(tally.provisional) - final:  # shrinking replaced them
+                Path(old).unlink(missing_ok=True)
+        self.channel.send(RESULT, **tally.record())
 
 
 def _evidence(text: str) -> str:
@@ -190,22 +273,39 @@ def _write_json(path: Path, value) -> None:
     os.replace(staging, path)
 
 
+def _end_with_parent() -> None:
+    """A daemon thread that ends this child's process group (itself, and anything the
+    SUT started) once the parent is gone: killed, even by SIGKILL, the parent
+    cannot end its children, and a child left behind would run at full CPU."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="jaxcheck-parent-watch", daemon=True).start()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config):
     """After conftest has resolved the SUT and Hypothesis has loaded the profile."""
     worker = config.getoption("--jaxcheck-worker")
     if not worker:
         return
+    _end_with_parent()
     directory = Path(worker)
     directory.mkdir(parents=True, exist_ok=True)
-    config.jaxcheck_sut = replace(config.jaxcheck_sut,
-                                  in_flight=InFlight(directory / "inflight.py", call_script))
-    deadline = config.getoption("--jaxcheck-deadline")
-    if deadline is not None:
+    channel = Sender(config.getoption("--jaxcheck-channel"))
+    out = config.invocation_params.dir / config.getoption("--reproducers")
+    child = Child(directory, channel, out, config.getoption("--jaxcheck-deadline"))
+    config.jaxcheck_sut = replace(config.jaxcheck_sut, in_flight=InFlight(
+        directory / "inflight.py", call_script, on_trouble=child.trouble))
+    if child.deadline is not None:
         hunt = {"max_examples": HUNT_EXAMPLES, "derandomize": False}
         db = config.getoption("--jaxcheck-db")
         if db:
-            hunt["database"] = open_database(db)
+            hunt["database"] = Guarded(open_database(db), db, child.trouble)
         settings.register_profile("jaxcheck-hunt", **hunt)
         settings.load_profile("jaxcheck-hunt")
-    config.pluginmanager.register(Child(directory, deadline), "jaxcheck-child-state")
+    config.pluginmanager.register(child, "jaxcheck-child-state")

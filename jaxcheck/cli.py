@@ -9,25 +9,29 @@
 child processes (jaxcheck/runner.py), so a crash or a hang of the SUT is a
 verdict on one property, not the end of the run.  Exit status: 0 when every
 property passes, 1 when one fails, crashes or hangs (or a replay still
-fails), 2 for a usage error, 130 when Ctrl-C stopped a run that had found
-nothing.
+fails), 2 for a usage error, and 128 + the signal's number when SIGINT
+(130), SIGTERM (143) or SIGHUP (129) cut the run short, whatever it had
+found: the closing table and the record are written first, with every
+failure found so far (jaxcheck/interrupt.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from pathlib import Path
 
-from jaxcheck import findings, profiles, record, replay, report, table
-from jaxcheck.database import DEFAULT_DB, DatabaseError, open_database
-from jaxcheck.runner import ROOT, RunError, RunOptions, Verdict, collect, run
+from jaxcheck import findings, interrupt, probe, profiles, record, replay, report, table
+from jaxcheck.database import DEFAULT_DB, DatabaseError, check_usable
+from jaxcheck.places import PlaceError, new_run_dir, writable_directory
+from jaxcheck.runner import Run, RunError, RunOptions, Verdict, collect, end_all, run
 from oracles.reproducer import DIRECTORY
-from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
+from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FAILING = {"failed", "crashed", "hung", "error"}
 
 # A hunt's status line is redrawn this often on a terminal, and printed
@@ -125,33 +129,27 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    # SUT names resolve here as in the children (runner.child_env): from the
-    # directory the command runs in, and from the checkout (tests.broken...).
-    sys.path[:0] = [os.getcwd(), str(ROOT)]
     try:
-        return COMMANDS[args.command](args)
-    except (UsageError, SutError, DatabaseError, RunError) as exc:
+        with interrupt.handled(on_last=end_all):
+            return COMMANDS[args.command](args)
+    except (UsageError, SutError, DatabaseError, PlaceError, RunError) as exc:
         print(f"jaxcheck {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:  # before any property ran (run() keeps what a run found)
+    except KeyboardInterrupt as exc:  # before any property ran (run() keeps what a run found)
         print(f"jaxcheck {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return interrupt.exit_status(exc)
 
 
 def _options(args, sut: str, out: Path, **extra) -> tuple[RunOptions, list[str]]:
     """The run's options, and how its SUT and reference describe themselves (a bad
-    name is a usage error here, before any child starts)."""
-    reference = reference_name(sut, args.reference)
-    described = [resolve(sut, args.sut_timeout).describe(),
-                 "none" if reference == "none" else resolve(reference).describe()]
+    name, or an SUT that misbehaves at import, is a usage error here, before any
+    work: the names resolve in a child, jaxcheck/probe.py)."""
+    described = probe.describe([("--sut", sut),
+                                ("--reference", reference_name(sut, args.reference))])
+    out = writable_directory(out, "--out")
     options = RunOptions(sut=sut, reference=args.reference, profile=args.profile,
-                         timeout=args.sut_timeout, jobs=args.jobs, out=out.resolve(), **extra)
+                         timeout=args.sut_timeout, jobs=args.jobs, out=out, **extra)
     return options, described
-
-
-def _run_dir(out: Path, command: str, sut: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return out.resolve() / "logs" / f"{command}-{sut.replace(':', '_')}-{stamp}"
 
 
 def _header(command: str, options: RunOptions, described: list[str], count: int,
@@ -166,42 +164,70 @@ def _live(verdict: Verdict) -> None:
     print(table.live_line(verdict), flush=True)
 
 
-def _ending(verdicts: list[Verdict], interrupted: bool, run_dir: Path, options: RunOptions,
-            described: list[str]) -> int:
-    saved = record.write(run_dir / "verdicts.json",
-                         record.Column(options.sut, described[0], options.profile, verdicts))
-    print("\n" + table.closing_table(verdicts) + f"\n(as JSON: {table.relative(str(saved))})",
-          flush=True)
-    if any(v.outcome in FAILING for v in verdicts):
-        return EXIT_FAILED
-    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+def _recorder(run_dir: Path, options: RunOptions, described: list[str]):
+    """What keeps the run's record on disk as verdicts come (and failures are found),
+    so an interruption at any moment leaves it; a record that cannot be written is
+    jaxcheck's trouble, said once, and never the SUT's."""
+    path = run_dir / "verdicts.json"
+    told = []
+
+    def keep(verdicts: list[Verdict]) -> Path | None:
+        try:
+            return record.write(path, record.Column(options.sut, described[0],
+                                                    options.profile, verdicts))
+        except OSError as exc:
+            if not told:
+                told.append(exc)
+                print(f"jaxcheck: the record {table.relative(str(path))} could not be written "
+                      f"({exc.strerror}); the table below is all there is", file=sys.stderr,
+                      flush=True)
+            return None
+
+    return keep
+
+
+def _ending(found: Run, keep, described: list[str]) -> int:
+    saved = keep(found.verdicts)
+    print("\n" + table.closing_table(found.verdicts) + table.trouble(found.verdicts)
+          + table.unsaved(found.verdicts), flush=True)
+    if saved:
+        print(f"(as JSON: {table.relative(str(saved))})", flush=True)
+    return _status(found)
+
+
+def _status(found: Run) -> int:
+    if found.interrupted:
+        return 128 + found.signum
+    return EXIT_FAILED if any(v.outcome in FAILING for v in found.verdicts) else EXIT_OK
 
 
 def check(args) -> int:
     options, described = _options(args, args.sut, args.out, max_shrinks=args.max_shrinks)
     nodeids = collect(options, args.only)
-    run_dir = _run_dir(args.out, "check", args.sut)
+    run_dir = new_run_dir(options.out, "check", args.sut)
     _header("check", options, described, len(nodeids), run_dir)
-    verdicts = run(nodeids, options, run_dir,
-                   on_verdict=_live)
-    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir, options, described)
+    keep = _recorder(run_dir, options, described)
+    found = run(nodeids, options, run_dir, on_verdict=_live, on_change=keep)
+    return _ending(found, keep, described)
 
 
 def hunt(args) -> int:
     if args.minutes <= 0:
         raise UsageError(f"--minutes must be positive, got {args.minutes:g}")
-    open_database(args.db)  # a bad --db is a usage error before any child starts
+    check_usable(args.db)  # a bad --db is a usage error before any child starts
     start = time.time()
     options, described = _options(args, args.sut, args.out,
                                   deadline=start + 60 * args.minutes, db=args.db)
     nodeids = collect(options, args.only)
-    run_dir = _run_dir(args.out, "hunt", args.sut)
+    run_dir = new_run_dir(options.out, "hunt", args.sut)
     _header(f"hunt ({args.minutes:g} min, database {args.db})", options, described,
             len(nodeids), run_dir)
     status = _Status(start, 60 * args.minutes)
-    verdicts = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick)
+    keep = _recorder(run_dir, options, described)
+    found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
+                on_change=keep)
     status.clear()
-    return _ending(verdicts, len(verdicts) < len(nodeids), run_dir, options, described)
+    return _ending(found, keep, described)
 
 
 class _Status:
@@ -266,14 +292,21 @@ def report_command(args) -> int:
         columns = [column for path in args.runs for column in record.read(path)]
     except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
+    signum = None
     for sut in args.sut or []:
         out = args.out / "conformance" / report.slug(sut)
         options, described = _options(args, sut, out)
         nodeids = collect(options, args.only)
-        run_dir = _run_dir(out, "report", sut)
+        run_dir = new_run_dir(options.out, "report", sut)
         _header("report", options, described, len(nodeids), run_dir)
-        columns.append(record.Column(sut, described[0], args.profile,
-                                     run(nodeids, options, run_dir, on_verdict=_live)))
+        found = run(nodeids, options, run_dir, on_verdict=_live,
+                    on_change=_recorder(run_dir, options, described))
+        columns.append(record.Column(sut, described[0], args.profile, found.verdicts))
+        if found.interrupted:  # the columns so far are drawn; the rest never ran
+            signum = found.signum
+            print(f"jaxcheck report: {signal.Signals(signum).name}: the SUTs after {sut} "
+                  "were not run", file=sys.stderr)
+            break
     by_description = {c.description: c.verdicts for c in columns}
     if len(by_description) < len(columns):
         raise UsageError("two columns describe the same SUT: give each run once")
@@ -287,7 +320,7 @@ def report_command(args) -> int:
     (args.out.resolve() / "conformance").mkdir(parents=True, exist_ok=True)
     paths.append(record.write(args.out.resolve() / "conformance" / "verdicts.json", columns))
     print("\n" + "\n".join(f"wrote {table.relative(str(p))}" for p in paths))
-    return EXIT_OK
+    return EXIT_OK if signum is None else 128 + signum
 
 
 COMMANDS = {"check": check, "hunt": hunt, "replay": replay_command, "report": report_command}

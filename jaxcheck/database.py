@@ -4,15 +4,36 @@ A path is a directory, Hypothesis's own `DirectoryBasedExampleDatabase`; a
 `redis://HOST:PORT` URL is its `RedisExampleDatabase`, which lets hunts on
 many machines share what they find.  Redis support is an extra
 (`pip install 'jaxcheck[redis]'`): without it, a redis URL is one clear error.
+
+A database that cannot be used at the start is a usage error (`check_usable`).
+One that fails during a run is jaxcheck's trouble, never the SUT's: `Guarded`
+turns each failing call into a warning and a skipped save or an empty fetch,
+so the property's verdict is the SUT's alone, and every failure still
+reaches `--out` as a reproducer.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+from jaxcheck.places import PlaceError, writable_directory
 
 # Where a hunt keeps its examples unless told otherwise (relative to the
 # directory it runs in): Hypothesis's own default place.
 DEFAULT_DB = ".hypothesis/examples"
+
+# Seconds a redis call may wait on the network: a live server on a LAN
+# answers in milliseconds; a server that went away must not stall every
+# example for the client's default of no limit.
+REDIS_SECONDS = 5.0
+
+# After a failing call, the database is left alone this long before it is
+# tried again (a restarted redis comes back within it).
+RETRY_SECONDS = 5.0
 
 
 class DatabaseError(ValueError):
@@ -20,12 +41,25 @@ class DatabaseError(ValueError):
 
 
 def open_database(spec: str) -> ExampleDatabase:
+    if not spec.strip():
+        raise DatabaseError("--db is empty: give a directory or a redis://HOST:PORT URL")
     if spec.startswith("redis://"):
         return _redis(spec)
     if "://" in spec:
         raise DatabaseError(f"--db {spec}: only a directory path or a redis://HOST:PORT URL "
                             "is understood")
     return DirectoryBasedExampleDatabase(spec)
+
+
+def check_usable(spec: str) -> None:
+    """Refuse, before any work, a database the run could not write: a redis server
+    that does not answer, a directory that is a file or cannot be written."""
+    open_database(spec)
+    if "://" not in spec:
+        try:
+            writable_directory(Path(spec), "--db")
+        except PlaceError as exc:
+            raise DatabaseError(str(exc)) from None
 
 
 def _redis(url: str) -> ExampleDatabase:
@@ -35,9 +69,47 @@ def _redis(url: str) -> ExampleDatabase:
     except ImportError as exc:
         raise DatabaseError(f"--db {url}: redis support is not installed ({exc}); "
                             "install it with: pip install 'jaxcheck[redis]'") from None
-    client = redis.Redis.from_url(url)
     try:
+        client = redis.Redis.from_url(url, socket_timeout=REDIS_SECONDS,
+                                      socket_connect_timeout=REDIS_SECONDS)
         client.ping()
+    except ValueError as exc:
+        raise DatabaseError(f"--db {url}: not a redis URL ({exc})") from None
     except redis.RedisError as exc:
         raise DatabaseError(f"--db {url}: no redis server answers there ({exc})") from None
     return RedisExampleDatabase(client)
+
+
+class Guarded(ExampleDatabase):
+    """`inner`, with every failing call reported to `trouble` (once per kind of error)
+    and absorbed: a save is skipped, a fetch finds nothing, and the database is
+    left alone for RETRY_SECONDS before the next try."""
+
+    def __init__(self, inner: ExampleDatabase, spec: str, trouble: Callable[[str], None]):
+        super().__init__()
+        self.inner, self.spec, self.trouble = inner, spec, trouble
+        self.resting_until = 0.0
+
+    def _call(self, call: Callable, default=None):
+        if time.monotonic() < self.resting_until:
+            return default
+        try:
+            return call()
+        except Exception as exc:  # any failure of the database is jaxcheck's, never the SUT's
+            self.resting_until = time.monotonic() + RETRY_SECONDS
+            self.trouble(f"example database {self.spec} failed ({type(exc).__name__}: "
+                         f"{exc}); examples found meanwhile are not kept in it, but every "
+                         "failure still has its reproducer in the reproducer folder")
+            return default
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self._call(lambda: self.inner.save(key, value))
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self._call(lambda: self.inner.delete(key, value))
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self._call(lambda: self.inner.move(src, dest, value))
+
+    def fetch(self, key: bytes) -> Iterable[bytes]:
+        return self._call(lambda: list(self.inner.fetch(key)), default=[])

@@ -1,11 +1,15 @@
 """Run properties in child pytest processes, so that a bad SUT ends one example, not the run.
 
 Each of `jobs` workers is a child `pytest` over its share of the
-properties, with the plugin `jaxcheck.child`, which writes what the
-parent needs into the worker's directory (see there).  The parent polls
-those files and turns them into `Verdict`s:
+properties, with the plugin `jaxcheck.child`, which tells the parent what
+happens over a pipe (jaxcheck/channel.py) and keeps the script of the SUT
+call in flight in the worker's directory.  The parent turns that into
+`Verdict`s:
 
 * a property the child finished: passed, failed or skipped, as pytest said;
+* a failure is known the moment it is found, before it is shrunk: the child
+  saves its reproducer and says so, and if the run is stopped while it
+  shrinks, the property is still *failed*, with that reproducer;
 * the child died (a signal, `os._exit`): the property it was running
   *crashed*; the script of the SUT call in flight is its reproducer;
 * the SUT did not return within `--sut-timeout`: the child ends itself
@@ -15,7 +19,10 @@ those files and turns them into `Verdict`s:
 
 After a crash or a hang, a new child takes the worker's remaining
 properties; a hanging property costs one time-out plus a child's start-up,
-not a hundred time-outs of shrinking.
+not a hundred time-outs of shrinking.  Every child is the leader of its own
+process group, and the group is ended when the child ends, so nothing the
+SUT started outlives its property, and nothing at all outlives the run
+(the child ends its group itself if the parent dies: jaxcheck/child.py).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Receiver
 from oracles import inflight, reproducer
 from oracles.sut import DEFAULT_TIMEOUT
 
@@ -44,13 +52,22 @@ SELF_TESTS = ("tests/meta", "tests/refimpl")
 # child's own alarm gets the first time-out, the watchdog the second.
 WATCHDOG_FACTOR = 2.0
 
-# Seconds between two looks at the workers' files: a live line appears
-# within this, and the parent costs nothing measurable.
+# Seconds between two looks at the workers: a live line appears within
+# this, and the parent costs nothing measurable.
 POLL_SECONDS = 0.2
+
+# Seconds collecting the properties may take: it imports the SUT, the
+# reference and every test module (10-20 s with JAX on a busy 2-core
+# machine); far more means something hangs.
+COLLECT_TIMEOUT = 600.0
 
 # pytest's exit codes that mean the child ran as a test run should
 # (0: all passed, 1: some failed); any other ending is examined.
 PYTEST_RAN = {0, 1}
+
+# The process groups of the children alive now: what a third Ctrl-C ends
+# on its way out (jaxcheck/interrupt.py), when nothing else gets to.
+LIVE_GROUPS: set[int] = set()
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,12 @@ class Verdict:
     message: str = ""
     evidence: str = ""  # the end of the failure report (jaxcheck/child.py)
     peak_rss_mib: int | None = None
+    # jaxcheck's own trouble while the property ran (a database gone, a file it
+    # could not write): never the SUT's, and never a reason to fail it.
+    trouble: list[str] = field(default_factory=list)
+    # Reproducers that could not be written to disk, as text, so the run can
+    # still show them.
+    unsaved: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -98,6 +121,18 @@ class Verdict:
     @classmethod
     def from_record(cls, record: dict) -> Verdict:
         return cls(**{key: record[key] for key in cls.__dataclass_fields__ if key in record})
+
+
+@dataclass
+class Run:
+    """What a run found: every verdict so far, and the signal that stopped it, if one did."""
+
+    verdicts: list[Verdict]
+    signum: int | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.signum is not None
 
 
 class RunError(Exception):
@@ -115,12 +150,18 @@ XLA_CACHE = {"JAX_COMPILATION_CACHE_DIR": str(Path.home() / ".cache" / "jaxcheck
 
 
 def child_env() -> dict[str, str]:
-    """The environment of a child: the user's directory and the checkout importable,
-    and JAX's compilation cache (`XLA_CACHE`)."""
+    """The environment of a child: the checkout first, then the user's directory
+    (where their SUT imports from), and JAX's compilation cache (`XLA_CACHE`).
+
+    The checkout comes first, and `PYTHONSAFEPATH` keeps `python -m` from
+    putting the working directory before it, so that a user's own `tests/`
+    package or `strategies.py` (most projects have a `tests/`) never stands in
+    for jaxcheck's."""
     env = {**XLA_CACHE, **os.environ}
-    paths = [os.getcwd(), str(ROOT), env.get("PYTHONPATH", "")]
-    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    paths = [str(ROOT), os.getcwd(), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(p for p in paths if p))
     env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONSAFEPATH"] = "1"
     return env
 
 
@@ -133,18 +174,48 @@ def pytest_command(options: RunOptions, *args: str) -> list[str]:
     return command + list(args)
 
 
+def end_group(pid: int) -> None:
+    """SIGKILL the process group `pid` leads: the child and anything it started."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # already gone
+        pass
+    LIVE_GROUPS.discard(pid)
+
+
+def end_all() -> None:
+    for pid in list(LIVE_GROUPS):
+        end_group(pid)
+
+
+def run_quietly(command: list[str], timeout: float, what: str) -> subprocess.CompletedProcess:
+    """`command` in its own process group, its output captured, ended (with all it
+    started) on a time-out or an interruption."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=child_env(), start_new_session=True) as process:
+        LIVE_GROUPS.add(process.pid)
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RunError(f"{what} did not finish within {timeout:g} s") from None
+        finally:
+            end_group(process.pid)
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 def collect(options: RunOptions, select: str | None = None) -> list[str]:
     """The node ids of the properties (never the self-tests), optionally `-k select`."""
     args = ["--collect-only", "-q", str(ROOT / PROPERTIES),
             *(f"--ignore={ROOT / path}" for path in SELF_TESTS)]
     if select:
         args += ["-k", select]
-    run = subprocess.run(pytest_command(options, *args), capture_output=True, text=True,
-                         env=child_env())
-    ids = [line for line in run.stdout.splitlines() if "::" in line]
-    if run.returncode not in (0, 5) or not ids:
-        detail = (run.stderr.strip() or run.stdout.strip())[-2000:]
-        what = f"no property matches -k {select!r}" if run.returncode == 5 else "collection failed"
+    found = run_quietly(pytest_command(options, *args), COLLECT_TIMEOUT,
+                        "collecting the properties")
+    ids = [line for line in found.stdout.splitlines() if "::" in line]
+    if found.returncode not in (0, 5) or not ids:
+        detail = (found.stderr.strip() or found.stdout.strip())[-2000:]
+        what = (f"no property matches -k {select!r}" if found.returncode == 5
+                else "collection failed")
         raise RunError(f"{what}:\n{detail}")
     return ids
 
@@ -159,8 +230,13 @@ class Worker:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.remaining = list(nodeids)
         self.process: subprocess.Popen | None = None
+        self.receiver: Receiver | None = None
         self.starts = 0
-        self._read = 0
+        self.running_nodeid: str | None = None  # the property the child said it started
+        self.started = time.time()
+        self.failing: dict[str, dict] = {}  # node id -> the failure found, while it shrinks
+        self.trouble: list[str] = []  # jaxcheck's own, while the current property runs
+        self.stopping = False
         self._killed_by_watchdog = False
 
     @property
@@ -173,11 +249,13 @@ class Worker:
 
     def start(self) -> None:
         self.starts += 1
+        self.running_nodeid = None
         for stale in ("current.json", "inflight.py"):
             (self.directory / stale).unlink(missing_ok=True)
+        read_end, write_end = os.pipe()
         args = ["-q", "--hypothesis-show-statistics", f"--reproducers={self.options.out}",
                 "-p", "jaxcheck.child",
-                f"--jaxcheck-worker={self.directory}"]
+                f"--jaxcheck-worker={self.directory}", f"--jaxcheck-channel={write_end}"]
         if self.options.deadline is not None:
             args.append(f"--jaxcheck-deadline={self.options.deadline}")
         if self.options.db:
@@ -185,30 +263,51 @@ class Worker:
         if self.options.max_shrinks is not None:
             args.append(f"--max-shrinks={self.options.max_shrinks}")
         ids = [str(ROOT / nodeid) for nodeid in self.remaining]
-        with open(self.log, "w") as log:
+        try:
+            log = open(self.log, "w")
+        except OSError as exc:
+            log = subprocess.DEVNULL
+            self.trouble.append(f"the child's log {self.log} could not be written "
+                                f"({exc.strerror})")
+        try:
             self.process = subprocess.Popen(pytest_command(self.options, *args, *ids),
                                             stdout=log, stderr=subprocess.STDOUT,
-                                            env=child_env(), start_new_session=True)
+                                            env=child_env(), start_new_session=True,
+                                            pass_fds=(write_end,))
+        finally:
+            os.close(write_end)
+            if log is not subprocess.DEVNULL:
+                log.close()
+        LIVE_GROUPS.add(self.process.pid)
+        self.receiver = Receiver(read_end)
 
     def current(self) -> dict | None:
+        """The running property and its examples so far (best effort: a file)."""
         try:
-            return json.loads((self.directory / "current.json").read_text())
-        except (FileNotFoundError, json.JSONDecodeError):
+            current = json.loads((self.directory / "current.json").read_text())
+        except (OSError, ValueError):
             return None
+        return current if current.get("nodeid") == self.running_nodeid else None
 
-    def finished(self) -> list[Verdict]:
-        """Verdicts the child has written since the last look."""
-        path = self.directory / "results.jsonl"
-        if not path.exists():
-            return []
-        with open(path) as results:
-            results.seek(self._read)
-            lines = results.readlines()
-        complete = [line for line in lines if line.endswith("\n")]
-        self._read += sum(len(line.encode()) for line in complete)
-        verdicts = [Verdict.from_record(json.loads(line)) for line in complete]
-        done = {v.nodeid for v in verdicts}
-        self.remaining = [n for n in self.remaining if n not in done]
+    def _take_events(self) -> list[Verdict]:
+        """Verdicts among the events the child sent since the last look."""
+        verdicts = []
+        for event in self.receiver.events() if self.receiver else []:
+            kind = event.pop("event")
+            if kind == START:
+                self.running_nodeid, self.started = event["nodeid"], event["started"]
+                self.trouble = []
+            elif kind == FAILING:
+                self.failing[event["nodeid"]] = event
+            elif kind == TROUBLE:
+                self.trouble.append(event["message"])
+            elif kind == RESULT:
+                verdict = Verdict.from_record(event)
+                self.failing.pop(verdict.nodeid, None)
+                self.running_nodeid = None
+                if verdict.nodeid in self.remaining:
+                    self.remaining.remove(verdict.nodeid)
+                verdicts.append(verdict)
         return verdicts
 
     def poll(self) -> list[Verdict]:
@@ -217,15 +316,23 @@ class Worker:
             return []
         self._watchdog()
         returncode = self.process.poll()
-        verdicts = self.finished()
+        verdicts = self._take_events()
         if returncode is None:
             return verdicts
-        self.process = None
+        verdicts += self._take_events()  # what it sent as it ended
+        self._ended()
         if self.remaining:
             verdicts.append(self._ended_early(returncode))
-            if self.remaining:
+            if self.remaining and not self.stopping:
                 self.start()
         return verdicts
+
+    def _ended(self) -> None:
+        end_group(self.process.pid)  # what the SUT started, if the child left it
+        self.process = None
+        if self.receiver:
+            self.receiver.close()
+            self.receiver = None
 
     def _watchdog(self) -> None:
         script = self.directory / "inflight.py"
@@ -239,24 +346,59 @@ class Worker:
             self.kill()
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
+        """End the child's whole process group (the child may be gone, and what it
+        started still running)."""
+        if self.process is not None:
+            end_group(self.process.pid)
             self.process.wait()
+
+    def stop(self) -> list[Verdict]:
+        """End the child now (the run was interrupted) and return what it had found:
+        its finished properties, and the one it was running as failed (with the
+        failure found so far) or interrupted."""
+        self.stopping = True
+        self.kill()
+        return self.poll()
+
+    def provisional(self) -> list[Verdict]:
+        """The failures found and still shrinking, as verdicts: what a record written
+        now must hold in case the run never gets further."""
+        return [self._failed_while_shrinking(nodeid, "still shrinking")
+                for nodeid in self.failing]
+
+    def _failed_while_shrinking(self, nodeid: str, why: str) -> Verdict:
+        found = self.failing[nodeid]
+        return Verdict(nodeid, "failed", found.get("examples"),
+                       round(time.time() - self.started, 3),
+                       f"{why}: the reproducer is the first failing example, not the smallest",
+                       found["reproducers"],
+                       [{"error": found["error"], "reproducers": found["reproducers"]}],
+                       found.get("first_failure"), found.get("first_failure_seconds"),
+                       found["error"].splitlines()[0], trouble=list(self.trouble),
+                       unsaved=found.get("unsaved", []))
 
     def _ended_early(self, returncode: int) -> Verdict:
         """The verdict on the property the child was running when it ended."""
-        current = self.current() or {}
-        nodeid = current.get("nodeid")
+        nodeid = self.running_nodeid
         if nodeid not in self.remaining:  # it died before starting a property
-            if returncode not in PYTEST_RAN and current == {} and self.starts == 1:
-                tail = self.log.read_text()[-3000:]
+            if (returncode not in PYTEST_RAN and nodeid is None and self.starts == 1
+                    and not self.stopping):
+                tail = _tail(self.log)
                 self.remaining = []
                 raise RunError(f"the child pytest run ended with exit status {returncode} "
                                f"before running any property:\n{tail}")
             nodeid = self.remaining[0]
         self.remaining.remove(nodeid)
+        current = self.current() or {}
+        examples = current.get("examples")
         hung = returncode == inflight.EXIT_HUNG or self._killed_by_watchdog
         self._killed_by_watchdog = False
+        if self.stopping and not hung:
+            if nodeid in self.failing:
+                return self._failed_while_shrinking(nodeid, "stopped while shrinking")
+            return Verdict(nodeid, "interrupted", examples,
+                           round(time.time() - self.started, 3), "stopped",
+                           trouble=list(self.trouble))
         if hung:
             outcome, reason = "hung", f"no return within {self.options.timeout:g} s"
         elif returncode < 0:
@@ -266,55 +408,89 @@ class Worker:
         saved = self._save_in_flight(nodeid, outcome)
         if not saved:
             reason += ", outside an example's SUT call: no reproducer"
-        return Verdict(nodeid, outcome, current.get("examples"),
-                       round(time.time() - current.get("started", time.time()), 3),
-                       reason, saved, message=f"the child's output: {self.log}")
+        failures = [{"error": f"{outcome}: {reason}", "reproducers": saved}]
+        earlier = self.failing.pop(nodeid, None)
+        if earlier:  # a failure found before the crash, while shrinking it
+            failures.append({"error": earlier["error"], "reproducers": earlier["reproducers"]})
+        return Verdict(nodeid, outcome, examples, round(time.time() - self.started, 3),
+                       reason, saved + (earlier["reproducers"] if earlier else []),
+                       failures if earlier else [],
+                       message=f"the child's output: {self.log}", trouble=list(self.trouble),
+                       unsaved=earlier.get("unsaved", []) if earlier else [])
 
     def _save_in_flight(self, nodeid: str, outcome: str) -> list[str]:
         script = self.directory / "inflight.py"
-        if not script.exists():
+        try:
+            text = script.read_text()
+        except FileNotFoundError:
             return []
         name = nodeid.rsplit("::", 1)[-1] + f"-{outcome}"
-        path = reproducer.save(script.read_text(), name, self.options.out)
+        try:
+            path = reproducer.save(text, name, self.options.out)
+        except OSError as exc:
+            self.trouble.append(f"the reproducer of the {outcome} call could not be saved to "
+                                f"{self.options.out} ({exc.strerror}); it is kept at {script}")
+            return []
         script.unlink()
         return [str(path)]
 
 
+def _tail(log: Path) -> str:
+    try:
+        return log.read_text()[-3000:]
+    except OSError:
+        return "(its log could not be read)"
+
+
 def run(nodeids: list[str], options: RunOptions, run_dir: Path,
         on_verdict: Callable[[Verdict], None] = lambda verdict: None,
-        on_tick: Callable[[list[Worker]], None] = lambda workers: None) -> list[Verdict]:
+        on_tick: Callable[[list[Worker]], None] = lambda workers: None,
+        on_change: Callable[[list[Verdict]], None] = lambda verdicts: None) -> Run:
     """Every property's verdict, in the order of `nodeids`.
 
-    Ctrl-C ends the children and returns what was found, the properties
-    that were running marked `interrupted` and those not started left out.
+    `on_change` gets the verdicts so far, failures still shrinking included,
+    whenever they change: the caller keeps its record on disk with it.  An
+    interruption (jaxcheck/interrupt.py) ends the children and returns what was
+    found: a property that was running is failed if it had failed, else
+    interrupted; those not started are left out.
     """
     jobs = max(1, min(options.jobs, len(nodeids)))
+    run_dir.mkdir(parents=True, exist_ok=True)
     workers = [Worker(i, nodeids[i::jobs], options, run_dir) for i in range(jobs)]
     verdicts: dict[str, Verdict] = {}
+    shrinking: set[tuple] = set()
+    signum = None
 
     def take(new: list[Verdict]) -> None:
         for verdict in new:
             verdicts[verdict.nodeid] = verdict
             on_verdict(verdict)
 
-    run_dir.mkdir(parents=True, exist_ok=True)
+    def so_far() -> list[Verdict]:
+        found = {**{v.nodeid: v for w in workers for v in w.provisional()}, **verdicts}
+        return [found[n] for n in nodeids if n in found]
+
     try:
         for worker in workers:
             worker.start()
         while any(worker.running for worker in workers):
+            before = len(verdicts)
             for worker in workers:
                 take(worker.poll())
+            now_shrinking = {(n, e["reproducers"][0] if e["reproducers"] else "")
+                             for w in workers for n, e in w.failing.items()}
+            if len(verdicts) != before or now_shrinking != shrinking:
+                shrinking = now_shrinking
+                on_change(so_far())
             on_tick(workers)
             time.sleep(POLL_SECONDS)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
         for worker in workers:
-            worker.kill()
-            take(worker.finished())
-            current = worker.current() or {}
-            if current.get("nodeid") in worker.remaining:
-                take([Verdict(current["nodeid"], "interrupted", current.get("examples"),
-                              reason="Ctrl-C")])
+            take(worker.stop())
     finally:
         for worker in workers:
             worker.kill()
-    return [verdicts[n] for n in nodeids if n in verdicts]
+    result = Run([verdicts[n] for n in nodeids if n in verdicts], signum)
+    on_change(result.verdicts)
+    return result

@@ -55,6 +55,29 @@ def summary(verdicts: list[Verdict]) -> str:
     return ", ".join(words)
 
 
+def trouble(verdicts: list[Verdict]) -> str:
+    """jaxcheck's own trouble during the run, each kind once, with the properties it
+    met: never a verdict on the SUT, but never hidden either."""
+    met: dict[str, list[str]] = {}
+    for verdict in verdicts:
+        for message in verdict.trouble:
+            met.setdefault(message, []).append(verdict.name)
+    if not met:
+        return ""
+    lines = [f"  - {message} (while {len(names)} propert{'y' if len(names) == 1 else 'ies'} "
+             f"ran: {', '.join(names[:3])}{', ...' * (len(names) > 3)})"
+             for message, names in met.items()]
+    return "\njaxcheck's own trouble, not the SUT's:\n" + "\n".join(lines)
+
+
+def unsaved(verdicts: list[Verdict]) -> str:
+    """The reproducers that could not be written to disk, in full: the output is then
+    the only place a failure found survives."""
+    shown = [f"\n--- reproducer of {v.name} (not saved: see above) ---\n{text}"
+             for v in verdicts for text in v.unsaved]
+    return "".join(shown)
+
+
 def status_line(elapsed: float, total: float, verdicts: list[Verdict], running: dict) -> str:
     """A hunt's live status: time, examples, rate, failures, what runs now."""
     done = sum(v.examples or 0 for v in verdicts)

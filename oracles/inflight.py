@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles.errors import SutTimedOut
@@ -34,17 +34,27 @@ EXIT_HUNG = 86
 class InFlight:
     """Where the script of the SUT call in progress is kept (one file per process),
     and how to write it: `script(experiment, sut_name)`, a reproducer that makes
-    the call and prints what it returns (`oracles.reproducer.call_script`)."""
+    the call and prints what it returns (`oracles.reproducer.call_script`).  A
+    script that cannot be written (a full disk) is jaxcheck's trouble, told to
+    `on_trouble`: the call still runs, and only a crash in it would lack its
+    reproducer."""
 
     path: Path
     script: Callable[[object, str], str]
+    on_trouble: Callable[[str], None] = field(default=lambda message: None, compare=False)
 
     @contextlib.contextmanager
     def call(self, experiment, sut_name: str):
         """Keep the call's script on disk while the block makes the call."""
         staging = self.path.with_name(self.path.name + ".partial")
-        staging.write_text(self.script(experiment, sut_name))
-        os.replace(staging, self.path)  # a reader never sees half a script
+        try:
+            staging.write_text(self.script(experiment, sut_name))
+            os.replace(staging, self.path)  # a reader never sees half a script
+        except OSError as exc:
+            staging.unlink(missing_ok=True)
+            self.on_trouble(f"the script of the SUT call in flight could not be written to "
+                            f"{self.path} ({exc.strerror}): a crash now would have no "
+                            "reproducer")
         try:
             yield
         except SutTimedOut as exc:

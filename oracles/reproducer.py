@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -247,5 +248,13 @@ def save(text: str, test_name: str, directory: Path) -> Path:
     digest = hashlib.sha256(text.encode()).hexdigest()[:8]
     path = Path(directory) / f"repro_{slug}-{digest}.py"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    # Written whole or not at all (a reader, or an interruption, never meets half
+    # a script), and unique to this process while it is written: two runs may
+    # save the same reproducer at once.
+    staging = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        staging.write_text(text)
+        os.replace(staging, path)
+    finally:
+        staging.unlink(missing_ok=True)
     return path

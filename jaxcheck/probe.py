@@ -1,0 +1,68 @@
+"""Resolve SUTs in a child process first, so an SUT that misbehaves at import ends only the child.
+
+Importing an SUT runs its code: one that calls `sys.exit` or `os._exit`,
+segfaults, or never finishes importing would take the `jaxcheck` command
+down with it, silently, with the SUT's status.  The command never imports an
+SUT itself: `describe` resolves the names in a child (`python -m
+jaxcheck.probe OPTION NAME ...`), under a time limit, and turns each way the
+child can end into one line that says what the SUT did.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+
+from jaxcheck.runner import RunError, run_quietly
+from oracles.sut import SutError, resolve
+
+# Seconds importing the SUTs of one run may take: JAX imports in 1-3 s, torch
+# in up to 20 s from a cold disk; ten times that is a hang.
+IMPORT_TIMEOUT = 300.0
+
+# The line the child prints its answer on, among whatever the SUT prints.
+MARK = "jaxcheck-probe: "
+
+
+def describe(named: list[tuple[str, str]], timeout: float = IMPORT_TIMEOUT) -> list[str]:
+    """How each (option, name) describes itself once resolved ("none" stays "none"),
+    or a SutError that says what went wrong importing it."""
+    wanted = [(option, name) for option, name in named if name != "none"]
+    args = [part for pair in wanted for part in pair]
+    what = " and ".join(f"{option} {name}" for option, name in wanted)
+    try:
+        child = run_quietly([sys.executable, "-m", "jaxcheck.probe", *args], timeout,
+                            f"importing {what}")
+    except RunError as exc:
+        raise SutError(f"{exc}: it hangs at import") from None
+    answers = [json.loads(line.removeprefix(MARK)) for line in child.stdout.splitlines()
+               if line.startswith(MARK)]
+    if answers and "error" in answers[-1]:
+        raise SutError(answers[-1]["error"])
+    if child.returncode == 0 and answers:
+        found = iter(answers[-1]["descriptions"])
+        return ["none" if name == "none" else next(found) for _, name in named]
+    tail = (child.stderr.strip() or child.stdout.strip())[-1500:]
+    if child.returncode < 0:
+        ended = f"crashed ({signal.Signals(-child.returncode).name})"
+    else:
+        ended = f"ended the process with exit status {child.returncode} (sys.exit or os._exit)"
+    raise SutError(f"importing {what} {ended}: fix the module so that importing it "
+                   f"returns" + (f"; its output:\n{tail}" if tail else ""))
+
+
+def main(args: list[str]) -> int:
+    descriptions = []
+    for name in args[1::2]:
+        try:
+            descriptions.append(resolve(name).describe())
+        except SutError as exc:
+            print(MARK + json.dumps({"error": str(exc)}), flush=True)
+            return 2
+    print(MARK + json.dumps({"descriptions": descriptions}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
