@@ -135,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, SutError, DatabaseError, PlaceError, RunError) as exc:
         print(f"jaxcheck {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:  # a file jaxcheck itself could not read or write
+        print(f"jaxcheck {args.command}: {exc.filename or 'a file'}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt as exc:  # before any property ran (run() keeps what a run found)
         print(f"jaxcheck {args.command}: interrupted", file=sys.stderr)
         return interrupt.exit_status(exc)

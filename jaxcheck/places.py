@@ -39,7 +39,11 @@ def writable_directory(path: Path, option: str) -> Path:
 def new_run_dir(out: Path, command: str, sut: str) -> Path:
     """A new folder of its own under `out/logs`: `check-mypkg.shim-20260101-120000-k3j2x9`."""
     logs = out.resolve() / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     prefix = f"{command}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', sut)}-{stamp}-"
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=logs))
+    try:
+        logs.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=logs))
+    except OSError as exc:
+        raise PlaceError(f"--out {out}: cannot make the run's log folder in {logs} "
+                         f"({exc.strerror})") from None

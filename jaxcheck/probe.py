@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import signal
 import sys
+from pathlib import Path
 
-from jaxcheck.runner import RunError, run_quietly
+from jaxcheck.runner import ROOT, RunError, run_quietly
 from oracles.sut import SutError, resolve
 
 # Seconds importing the SUTs of one run may take: JAX imports in 1-3 s, torch
@@ -39,7 +40,7 @@ def describe(named: list[tuple[str, str]], timeout: float = IMPORT_TIMEOUT) -> l
     answers = [json.loads(line.removeprefix(MARK)) for line in child.stdout.splitlines()
                if line.startswith(MARK)]
     if answers and "error" in answers[-1]:
-        raise SutError(answers[-1]["error"])
+        raise SutError(answers[-1]["error"] + "".join(map(_clash, (n for _, n in wanted))))
     if child.returncode == 0 and answers:
         found = iter(answers[-1]["descriptions"])
         return ["none" if name == "none" else next(found) for _, name in named]
@@ -50,6 +51,19 @@ def describe(named: list[tuple[str, str]], timeout: float = IMPORT_TIMEOUT) -> l
         ended = f"ended the process with exit status {child.returncode} (sys.exit or os._exit)"
     raise SutError(f"importing {what} {ended}: fix the module so that importing it "
                    f"returns" + (f"; its output:\n{tail}" if tail else ""))
+
+
+def _clash(name: str) -> str:
+    """What to say when the SUT's package has the name of one of jaxcheck's, which comes
+    first on a child's path (runner.child_env): the one clash that cannot be avoided."""
+    top = name.partition(":")[0].split(".")[0]
+    here = Path.cwd()
+    if not top or here == ROOT or not (ROOT / top).exists():
+        return ""
+    if not ((here / top).is_dir() or (here / f"{top}.py").exists()):
+        return ""
+    return (f" ({top!r} in {here} has the name of jaxcheck's own {top!r}, which comes first "
+            f"on the path: give your module another name)")
 
 
 def main(args: list[str]) -> int:

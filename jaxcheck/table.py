@@ -38,7 +38,8 @@ def live_line(verdict: Verdict) -> str:
 def closing_table(verdicts: list[Verdict]) -> str:
     rows = [("property", "examples", "verdict", "seconds", "reproducer")]
     for v in verdicts:
-        rows.append((v.name, examples(v), v.describe(), f"{v.seconds:.1f}",
+        rows.append((v.name, examples(v), v.describe() + " *" * bool(v.trouble),
+                     f"{v.seconds:.1f}",
                      ", ".join(relative(p) for p in v.reproducers) or "-"))
     widths = [min(max(len(row[i]) for row in rows), 72) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
@@ -67,7 +68,7 @@ def trouble(verdicts: list[Verdict]) -> str:
     lines = [f"  - {message} (while {len(names)} propert{'y' if len(names) == 1 else 'ies'} "
              f"ran: {', '.join(names[:3])}{', ...' * (len(names) > 3)})"
              for message, names in met.items()]
-    return "\njaxcheck's own trouble, not the SUT's:\n" + "\n".join(lines)
+    return "\n* jaxcheck's own trouble, not the SUT's:\n" + "\n".join(lines)
 
 
 def unsaved(verdicts: list[Verdict]) -> str:
