@@ -164,10 +164,6 @@ def _header(command: str, options: RunOptions, described: list[str], count: int,
           f"{table.relative(str(run_dir))}/", flush=True)
 
 
-def _live(verdict: Verdict) -> None:
-    print(table.live_line(verdict), flush=True)
-
-
 def _recorder(run_dir: Path, options: RunOptions, described: list[str]):
     """What keeps the run's record on disk as verdicts come (and failures are found),
     so an interruption at any moment leaves it; a record that cannot be written is
@@ -211,7 +207,10 @@ def check(args) -> int:
     run_dir = new_run_dir(options.out, "check", args.sut)
     _header("check", options, described, len(nodeids), run_dir)
     keep = _recorder(run_dir, options, described)
-    found = run(nodeids, options, run_dir, on_verdict=_live, on_change=keep)
+    status = _Status(time.time())
+    found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
+                on_change=keep)
+    status.clear()
     return _ending(found, keep, described)
 
 
@@ -226,7 +225,7 @@ def hunt(args) -> int:
     run_dir = new_run_dir(options.out, "hunt", args.sut)
     _header(f"hunt ({args.minutes:g} min, database {args.db})", options, described,
             len(nodeids), run_dir)
-    status = _Status(start, 60 * args.minutes)
+    status = _Status(start, 60 * args.minutes, every=False)
     keep = _recorder(run_dir, options, described)
     found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
                 on_change=keep)
@@ -235,10 +234,13 @@ def hunt(args) -> int:
 
 
 class _Status:
-    """The hunt's live display: a status line, and a line for each failure as it comes."""
+    """A run's live display: a status line on a terminal, redrawn in place every
+    STATUS_SECONDS, and a line for each verdict as it comes (`every`) or for each
+    failure only (a hunt, whose properties end by the clock).  Into a log, a check
+    prints its verdict lines alone; a hunt adds its status every 30 s."""
 
-    def __init__(self, start: float, total: float):
-        self.start, self.total = start, total
+    def __init__(self, start: float, total: float | None = None, every: bool = True):
+        self.start, self.total, self.every = start, total, every
         self.verdicts: list[Verdict] = []
         self.tty = sys.stdout.isatty()
         self.shown = 0.0
@@ -246,17 +248,18 @@ class _Status:
 
     def verdict(self, verdict: Verdict) -> None:
         self.verdicts.append(verdict)
-        if verdict.outcome in FAILING:
+        if self.every or verdict.outcome in FAILING:
             self.clear()
             print(table.live_line(verdict), flush=True)
 
     def tick(self, workers) -> None:
         now = time.time()
-        if now - self.shown < STATUS_SECONDS[self.tty]:
+        if now - self.shown < STATUS_SECONDS[self.tty] or not (self.tty or self.total):
             return
         self.shown = now
-        running = {c["nodeid"]: c["examples"] for w in workers if w.running
-                   for c in [w.current()] if c and c["nodeid"] in w.remaining}
+        running = [table.Running(w.running_nodeid, (w.current() or {}).get("examples", 0),
+                                 now - w.started, w.running_nodeid in w.failing)
+                   for w in workers if w.running and w.running_nodeid in w.remaining]
         line = table.status_line(now - self.start, self.total, self.verdicts, running)
         if self.tty:
             line = line[:os.get_terminal_size().columns - 1]
@@ -303,8 +306,10 @@ def report_command(args) -> int:
         nodeids = collect(options, args.only)
         run_dir = new_run_dir(options.out, "report", sut)
         _header("report", options, described, len(nodeids), run_dir)
-        found = run(nodeids, options, run_dir, on_verdict=_live,
+        status = _Status(time.time())
+        found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
                     on_change=_recorder(run_dir, options, described))
+        status.clear()
         columns.append(record.Column(sut, described[0], args.profile, found.verdicts))
         if found.interrupted:  # the columns so far are drawn; the rest never ran
             signum = found.signum

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from jaxcheck.runner import Verdict
@@ -11,6 +12,16 @@ from jaxcheck.runner import Verdict
 # A verdict's mark in the live lines and the table, padded to one width.
 MARKS = {"passed": "ok", "failed": "FAIL", "skipped": "skip", "crashed": "CRASH",
          "hung": "HANG", "interrupted": "stop", "error": "ERROR"}
+
+
+@dataclass(frozen=True)
+class Running:
+    """A property running now, as the status line shows it."""
+
+    nodeid: str
+    examples: int
+    seconds: float
+    failing: bool
 
 
 def examples(verdict: Verdict) -> str:
@@ -79,15 +90,22 @@ def unsaved(verdicts: list[Verdict]) -> str:
     return "".join(shown)
 
 
-def status_line(elapsed: float, total: float, verdicts: list[Verdict], running: dict) -> str:
-    """A hunt's live status: time, examples, rate, failures, what runs now."""
+def status_line(elapsed: float, total: float | None, verdicts: list[Verdict],
+                running: list[Running]) -> str:
+    """A run's live status: time (of the hunt's total), examples, rate, properties done
+    and failing, and each property running now with its examples, its seconds and
+    whether it has failed (and is shrinking)."""
     done = sum(v.examples or 0 for v in verdicts)
-    now = sum(running.values())
+    now = sum(r.examples for r in running)
     failures = sum(v.outcome in ("failed", "crashed", "hung") for v in verdicts)
+    failures += sum(r.failing for r in running)
     rate = (done + now) / elapsed if elapsed > 0 else 0.0
-    names = ", ".join(f"{Path(n.split('::')[0]).stem}::{n.split('::')[-1][:28]} {c}"
-                      for n, c in running.items())
-    return (f"[{_clock(elapsed)} / {_clock(total)}] {done + now:,} examples ({rate:.1f}/s), "
+    clock = _clock(elapsed) + (f" / {_clock(total)}" if total is not None else "")
+    names = ", ".join(
+        f"{Path(r.nodeid.split('::')[0]).stem}::{r.nodeid.split('::')[-1][:28]} "
+        f"{r.examples} ex {r.seconds:.0f} s" + (" FAILED, shrinking" if r.failing else "")
+        for r in running)
+    return (f"[{clock}] {done + now:,} examples ({rate:.1f}/s), "
             f"{len(verdicts)} properties done, {failures} failing | {names}")
 
 
