@@ -1,4 +1,4 @@
-"""What a run prints: a live line per property, a hunt's status line, the closing table."""
+"""What a run prints: a live line per property, a status line, the closing table."""
 
 from __future__ import annotations
 
@@ -25,7 +25,11 @@ class Running:
 
 
 def examples(verdict: Verdict) -> str:
-    return "-" if verdict.examples is None else f"{verdict.examples:,}"
+    """Its examples, or 'once' for a test that is not a Hypothesis property (it ran
+    once, as a plain test), or '-' where it never started."""
+    if verdict.examples is None:
+        return "once" if verdict.outcome in ("passed", "failed") else "-"
+    return f"{verdict.examples:,}"
 
 
 def relative(path: str) -> str:
@@ -37,8 +41,9 @@ def relative(path: str) -> str:
 
 def live_line(verdict: Verdict) -> str:
     """One line as a property finishes."""
-    line = (f"  {MARKS[verdict.outcome]:<5} {verdict.name}  ({examples(verdict)} examples, "
-            f"{verdict.seconds:.1f} s)")
+    count = examples(verdict)
+    count = count if count in ("once", "-") else f"{count} example{'s' * (count != '1')}"
+    line = f"  {MARKS[verdict.outcome]:<5} {verdict.name}  ({count}, {verdict.seconds:.1f} s)"
     if verdict.outcome != "passed" and verdict.reason:
         line += f": {verdict.reason}"
     if verdict.outcome in ("crashed", "hung", "failed") and verdict.message:
@@ -46,15 +51,38 @@ def live_line(verdict: Verdict) -> str:
     return line + "".join(f"\n        reproducer: {relative(p)}" for p in verdict.reproducers)
 
 
+# The closing table fits this many columns (a terminal's 100, a CI log's width):
+# the short columns first, the property last and cut to what is left, and each
+# failure's message and reason on a line of its own below.  What is cut is
+# whole in the run's verdicts.json.  Reproducer paths are never cut: a cut path
+# cannot be opened.
+WIDTH = 100
+_COLUMNS = (("verdict", 7), ("examples", 8), ("seconds", 7))
+_INDENT = sum(w for _, w in _COLUMNS) + 2 * len(_COLUMNS)
+
+
+def cut(text: str, width: int, *, middle: bool = False) -> str:
+    """`text` in at most `width` characters, its end elided, or its middle (a
+    property's name ends in its parameters, which tell rows apart)."""
+    if len(text) <= width:
+        return text
+    keep = width - 1
+    tail = keep // 3 if middle else 0
+    return text[:keep - tail] + "\u2026" + text[len(text) - tail:]
+
+
 def closing_table(verdicts: list[Verdict]) -> str:
-    rows = [("property", "examples", "verdict", "seconds", "reproducer")]
+    room = WIDTH - _INDENT
+    header = "  ".join(name.ljust(w) for name, w in _COLUMNS) + "  property"
+    lines = [header, "  ".join("-" * w for _, w in _COLUMNS) + "  " + "-" * room]
     for v in verdicts:
-        rows.append((v.name, examples(v), v.describe() + " *" * bool(v.trouble),
-                     f"{v.seconds:.1f}",
-                     ", ".join(relative(p) for p in v.reproducers) or "-"))
-    widths = [min(max(len(row[i]) for row in rows), 72) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+        mark = MARKS[v.outcome] + "*" * bool(v.trouble)
+        lines.append(f"{mark:<7}  {examples(v):>8}  {v.seconds:>7.1f}  {cut(v.name, room, middle=True)}")
+        details = [v.reason] if v.reason and v.outcome != "passed" else []
+        if v.outcome in ("crashed", "hung", "failed") and v.message:
+            details.append(v.message)
+        lines += [" " * _INDENT + cut(detail.splitlines()[0], room) for detail in details]
+        lines += [f"    reproducer: {relative(p)}" for p in v.reproducers]
     return "\n".join(lines) + "\n" + summary(verdicts)
 
 
