@@ -77,7 +77,8 @@ def closing_table(verdicts: list[Verdict]) -> str:
     lines = [header, "  ".join("-" * w for _, w in _COLUMNS) + "  " + "-" * room]
     for v in verdicts:
         mark = MARKS[v.outcome] + "*" * bool(v.trouble)
-        lines.append(f"{mark:<7}  {examples(v):>8}  {v.seconds:>7.1f}  {cut(v.name, room, middle=True)}")
+        name = cut(v.name, room, middle=True)
+        lines.append(f"{mark:<7}  {examples(v):>8}  {v.seconds:>7.1f}  {name}")
         details = [v.reason] if v.reason and v.outcome != "passed" else []
         if v.outcome in ("crashed", "hung", "failed") and v.message:
             details.append(v.message)
