@@ -37,7 +37,7 @@ def test_check_runs_the_properties_only_and_prints_the_table(tmp_path):
     run = jaxcheck("check", "--sut", "refimpl", "--only", "test_value or test_errors",
                    "--out", str(tmp_path))
     assert run.returncode == 0, run.stdout + run.stderr
-    assert re.search(r"^property\s+examples\s+verdict", run.stdout, flags=re.MULTILINE)
+    assert re.search(r"^verdict\s+examples\s+seconds\s+property", run.stdout, flags=re.MULTILINE)
     assert "5 passed, 0 failed" in run.stdout
     assert "tests/meta" not in run.stdout and "test_refimpl" not in run.stdout
     found = verdicts(tmp_path)
