@@ -188,8 +188,8 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str]):
 
 def _ending(found: Run, keep, described: list[str]) -> int:
     saved = keep(found.verdicts)
-    print("\n" + table.closing_table(found.verdicts) + table.trouble(found.verdicts)
-          + table.unsaved(found.verdicts), flush=True)
+    print("\n" + table.closing_table(found.verdicts) + table.groups(found.verdicts)
+          + table.trouble(found.verdicts) + table.unsaved(found.verdicts), flush=True)
     if saved:
         print(f"(as JSON: {table.relative(str(saved))})", flush=True)
     return _status(found)

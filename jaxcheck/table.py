@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,8 @@ def live_line(verdict: Verdict) -> str:
         line += f": {verdict.reason}"
     if verdict.outcome in ("crashed", "hung", "failed") and verdict.message:
         line += f"\n        {verdict.message}"
+    if hint(verdict):
+        line += f"\n        {hint(verdict)}"
     return line + "".join(f"\n        reproducer: {relative(p)}" for p in verdict.reproducers)
 
 
@@ -82,6 +85,7 @@ def closing_table(verdicts: list[Verdict]) -> str:
         details = [v.reason] if v.reason and v.outcome != "passed" else []
         if v.outcome in ("crashed", "hung", "failed") and v.message:
             details.append(v.message)
+        details += [hint(v)] if hint(v) else []
         lines += [" " * _INDENT + cut(detail.splitlines()[0], room) for detail in details]
         lines += [f"    reproducer: {relative(p)}" for p in v.reproducers]
     return "\n".join(lines) + "\n" + summary(verdicts)
@@ -94,6 +98,69 @@ def summary(verdicts: list[Verdict]) -> str:
     words += [f"{counts[o]} {o}" for o in ("skipped", "crashed", "hung", "interrupted", "error")
               if counts[o]]
     return ", ".join(words)
+
+
+# How an SUT's raise reads in a failure (oracles/experiment.py): "NAME raised TYPE
+# while computing TITLE: MESSAGE", then the features the example used.
+_RAISED = re.compile(r"^\w+: \S+ raised (\w+) while .+? on \S+?: ?(.*)$")
+_USES = re.compile(r"The example uses ([\w, ]+): if the SUT")
+_NUMBERS = re.compile(r"-?\d+(\.\d+)?(e[-+]?\d+)?")
+
+
+def error_kind(error: str) -> str:
+    """One line that names a kind of error, the same for every example of one bug:
+    the SUT's exception and message, or the oracle's verdict, with the numbers
+    and the computation's title (different in every example) left out."""
+    first = error.splitlines()[0] if error else "?"
+    raised = _RAISED.match(first)
+    if raised:
+        return f"raises {raised[1]}: {_NUMBERS.sub('N', raised[2])}".rstrip(": ")
+    kind, _, message = first.partition(": ")
+    if kind.rsplit(".", 1)[-1] == "Mismatch":
+        return "wrong values (Mismatch)"
+    return f"{kind}: {_NUMBERS.sub('N', message)}".rstrip(": ")
+
+
+def hint(verdict: Verdict) -> str:
+    """Where the SUT raised: the features the example used, one of which it may lack
+    by design (the line of the failure that says so, made short)."""
+    for failure in verdict.failures:
+        used = _USES.search(failure.get("error", ""))
+        if used:
+            return f"uses {used[1]}: if the SUT lacks one by design, declare it"
+    return ""
+
+
+def groups(verdicts: list[Verdict]) -> str:
+    """Each distinct kind of failure once, with the properties it failed, and where the
+    SUT raised, the features every such example used: one of them, declared in
+    `__sut_unsupported__`, turns the failures into skips if the SUT lacks it by
+    design.  What a newcomer reads first: one line per bug, not per property."""
+    kinds: dict[str, list[str]] = {}
+    uses: dict[str, set[str]] = {}
+    for v in verdicts:
+        errors = [f["error"] for f in v.failures] or (
+            [f"{v.outcome}: {v.reason}"] if v.outcome in ("failed", "crashed", "hung") else [])
+        for error in errors:
+            kind = error_kind(error)
+            if v.name not in kinds.setdefault(kind, []):
+                kinds[kind].append(v.name)
+            used = _USES.search(error)
+            if used:
+                features = set(used[1].split(", "))
+                uses[kind] = uses[kind] & features if kind in uses else features
+    if not kinds:
+        return ""
+    lines = [f"\n{len(kinds)} distinct kind{'s' * (len(kinds) != 1)} of failure:"]
+    for kind, names in sorted(kinds.items(), key=lambda item: -len(item[1])):
+        lines.append(f"  {cut(kind, WIDTH - 2)}")
+        shown = ", ".join(cut(n.rsplit("::", 1)[-1], 60, middle=True) for n in names[:3])
+        lines.append(f"    in {len(names)} propert{'y' if len(names) == 1 else 'ies'}: "
+                     f"{shown}{', ...' * (len(names) > 3)}")
+        if uses.get(kind):
+            lines.append("    if the SUT lacks one of these by design, declare it in "
+                         f"__sut_unsupported__: {', '.join(sorted(uses[kind]))}")
+    return "\n".join(lines)
 
 
 def trouble(verdicts: list[Verdict]) -> str:
