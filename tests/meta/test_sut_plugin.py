@@ -3,6 +3,7 @@
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from oracles.errors import SutBadOutput
 from oracles.experiment import Experiment, flatten
 from oracles.reference import from_reference, judges
-from oracles.sut import SutError, resolve
+from oracles.sut import SutError, from_module, resolve
 from strategies.vocabulary import supported_names as vocabulary
 
 pytestmark = pytest.mark.meta
@@ -18,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 BAD_NAMES = [
     ("nosuchmodule", "could not import module 'nosuchmodule'"),
+    ("../x", "'../x' is not a module path: use 'refimpl', 'jax', a dotted module path"),
+    ("mod:", "'mod:' is not a module path"),
     ("json:nope", "module 'json' has no attribute 'nope'"),
     ("json", "the SUT lacks jvp, vjp, grad, vmap, jit, numpy.add"),
     ("tests.broken", "the SUT lacks numpy.add"),
@@ -28,6 +31,20 @@ BAD_NAMES = [
 def test_a_bad_sut_name_is_one_clear_error(name, message):
     with pytest.raises(SutError, match=message.replace("(", r"\(")):
         resolve(name)
+
+
+def test_an_error_names_the_option_that_named_the_sut():
+    with pytest.raises(SutError, match="^--reference nosuchmodule: could not import"):
+        resolve("nosuchmodule", option="--reference")
+    with pytest.raises(SutError, match="^--reference '../x' is not a module path"):
+        resolve("../x", option="--reference")
+
+
+@pytest.mark.parametrize("declared", [5, None, "vmap", {"vmap": True}, ["vmap", 1]])
+def test_a_declaration_that_is_no_list_of_names_is_one_clear_error(declared):
+    with pytest.raises(SutError, match="__sut_unsupported__ must be a list, tuple or set of "
+                                       "feature names, got"):
+        from_module("shim", SimpleNamespace(__sut_unsupported__=declared))
 
 
 def test_module_attribute_names_resolve():
