@@ -31,7 +31,7 @@ import hypothesis
 import pytest
 from hypothesis.internal.conjecture import engine
 
-from jaxcheck import profiles
+from jaxcheck import options, profiles
 from jaxcheck.examples import MemoryBound, amplifying, wrapped
 from jaxcheck.runner import XLA_CACHE
 from oracles import reproducer
@@ -58,8 +58,9 @@ def pytest_addoption(parser):
     group.addoption("--reference", default=os.environ.get("REFERENCE", "auto"),
                     help="SUT whose results are exact expectations: a name as for --sut, "
                          "'none', or 'auto' (refimpl; JAX when the SUT is refimpl)")
-    group.addoption("--sut-timeout", type=float, default=DEFAULT_TIMEOUT,
-                    help="seconds one SUT call may take before it counts as hung (0: no limit)")
+    group.addoption("--sut-timeout", type=options.sut_timeout, default=DEFAULT_TIMEOUT,
+                    help="seconds one SUT call may take before it counts as hung: 0 (no "
+                         f"limit) to {options.MAX_SUT_TIMEOUT:g}")
     group.addoption("--max-shrinks", type=int, default=None, metavar="N",
                     help="stop shrinking a failure after N successful shrinks (Hypothesis: "
                          "500); the meta-tests bound their slowest rows with it")

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from jaxcheck import findings, profiles, record, replay, report, table
+from jaxcheck import findings, options, profiles, record, replay, report, table
 from jaxcheck.database import DEFAULT_DB, DatabaseError, open_database
 from jaxcheck.runner import ROOT, RunError, RunOptions, Verdict, collect, run
 from oracles.reproducer import DIRECTORY
@@ -41,30 +41,29 @@ class UsageError(Exception):
 
 def _sut_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
     if many:
-        parser.add_argument("--sut", action="append", metavar="NAME",
-                            help="an SUT to check (repeat for each column)")
+        parser.add_argument("--sut", action="append", type=options.sut_name, metavar="NAME",
+                            help="an SUT to check (repeat for each column, each SUT once)")
     else:
-        parser.add_argument("--sut", default=os.environ.get("SUT", DEFAULT_SUT), metavar="NAME",
+        parser.add_argument("--sut", default=os.environ.get("SUT", DEFAULT_SUT),
+                            type=options.sut_name, metavar="NAME",
                             help="system under test: refimpl, jax, a module path or "
                                  f"module:attribute (default: $SUT or {DEFAULT_SUT}); "
                                  "the contract is docs/sut-api.md")
-    parser.add_argument("--reference", default="auto", metavar="NAME",
+    parser.add_argument("--reference", default="auto", type=options.reference_name,
+                        metavar="NAME",
                         help="SUT whose results are exact expectations: a name as for --sut, "
                              "'none', or 'auto' (refimpl; JAX when the SUT is refimpl)")
-    parser.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="N",
-                        help="child processes side by side (default: the number of cores)")
-    parser.add_argument("--sut-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help="one SUT call longer than this is a hang "
-                             f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)")
-    parser.add_argument("--only", metavar="EXPR",
-                        help="only the properties that match this pytest -k expression")
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    parser.add_argument("--jobs", type=options.whole_number, default=os.cpu_count() or 1,
+                        metavar="N",
+                        help="child processes side by side, at least 1 (default: the number "
+                             "of cores)")
+    parser.add_argument("--sut-timeout", type=options.sut_timeout, default=DEFAULT_TIMEOUT,
+                        metavar="SECONDS",
+                        help="one SUT call longer than this is a hang: 0 (no limit) to "
+                             f"{options.MAX_SUT_TIMEOUT:g} (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--only", type=options.selection, metavar="EXPR",
+                        help="only the properties that match this pytest -k expression "
+                             "(not empty)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -80,7 +79,7 @@ def parser() -> argparse.ArgumentParser:
                        help="Hypothesis profile (default ci: 60 derandomized examples each)")
     check.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                        help=f"where reproducers and logs go (default {DIRECTORY}/)")
-    check.add_argument("--max-shrinks", type=_positive_int, metavar="N",
+    check.add_argument("--max-shrinks", type=options.whole_number, metavar="N",
                        help="report a failure after N successful shrinks (default: shrink "
                             "until nothing smaller fails): a quicker, larger reproducer")
 
@@ -88,22 +87,24 @@ def parser() -> argparse.ArgumentParser:
                                description="Share M minutes among the properties, drawing "
                                            "fresh examples; write each failure, shrunk, to --out.")
     _sut_options(hunt)
-    hunt.add_argument("--minutes", type=float, required=True, metavar="M",
-                      help="how long to hunt, shared among the properties (a failing one "
-                           "shrinks to the end, past its share)")
+    hunt.add_argument("--minutes", type=options.positive_number, required=True, metavar="M",
+                      help="how long to hunt, a positive number, shared among the properties "
+                           "(a failing one shrinks to the end, past its share)")
     hunt.add_argument("--profile", choices=sorted(profiles.PROFILES), default=profiles.DEFAULT,
                       help="the profile the hunt starts from (its example budget is lifted)")
     hunt.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                       help=f"where reproducers and logs go (default {DIRECTORY}/)")
-    hunt.add_argument("--db", default=DEFAULT_DB, metavar="PATH|URL",
-                      help="example database: a directory, or redis://HOST:PORT to share "
+    hunt.add_argument("--db", default=DEFAULT_DB, type=options.check_database_spec,
+                      metavar="PATH|URL",
+                      help="example database: a directory, or redis://HOST:PORT[/DB] to share "
                            f"failures between machines (default {DEFAULT_DB})")
 
     again = commands.add_parser("replay", help="run saved reproducers, say which still fail",
                                 description="Run each reproducer in its own process.")
     again.add_argument("paths", nargs="+", metavar="PATH", help="reproducer files or folders")
-    again.add_argument("--timeout", type=float, default=replay.REPLAY_TIMEOUT, metavar="SECONDS",
-                       help=f"a replay longer than this hangs (default {replay.REPLAY_TIMEOUT:g})")
+    again.add_argument("--timeout", type=options.positive_number, default=replay.REPLAY_TIMEOUT,
+                       metavar="SECONDS", help="a replay longer than this hangs, a positive "
+                                               f"number (default {replay.REPLAY_TIMEOUT:g})")
 
     matrix = commands.add_parser("report", help="a conformance matrix of several SUTs",
                                  description="Check each SUT and write the matrix of verdicts "
@@ -112,7 +113,8 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument("--from", dest="runs", action="append", type=Path, default=[],
                         metavar="VERDICTS",
                         help="a verdicts.json that check, hunt or report wrote: its columns "
-                             "join the matrix without running again (repeatable)")
+                             "join the matrix without running again (repeatable, each file "
+                             "once)")
     matrix.add_argument("--profile", choices=sorted(profiles.PROFILES), default="ci")
     matrix.add_argument("--out", type=Path, default=Path("jaxcheck-report"), metavar="DIR",
                         help="where conformance.md and conformance.html go; reproducers go "

@@ -100,6 +100,15 @@ def test_declared_gaps_become_skips_that_name_the_feature_and_show_in_the_header
     assert "SKIPPED" in run.stdout and "declares vmap unsupported" in run.stdout
 
 
+@pytest.mark.parametrize("value", ["-1", "inf", "nan", "1e10", "abc"])
+def test_a_bad_sut_timeout_is_a_usage_error_of_plain_pytest_too(value):
+    run = pytest_run("--sut-timeout", value, "--collect-only", "tests/test_value.py")
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert f"argument --sut-timeout: expected seconds from 0 (no limit) to 86400 (a day), " \
+           f"got {value!r}" in run.stderr, run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+
+
 def test_an_output_of_absurd_shape_is_a_bad_output_not_an_allocation():
     """torch.func.vmap once returned a view of shape (34359738368, 4) (docs/findings.md,
     T7): converting it asked NumPy for 1 TiB and ended in a MemoryError of ours."""
