@@ -259,15 +259,38 @@ def replay_command(args) -> int:
     return EXIT_USAGE if bad else EXIT_OK
 
 
+def _once(option: str, values: list, key) -> None:
+    """Refuse a value given twice (`key` says when two are the same) before any column
+    runs: a report has one column per SUT, and refuses two alike once all have run."""
+    seen = {}
+    for value in values:
+        if key(value) in seen:
+            also = "" if str(seen[key(value)]) == str(value) else f" (as {seen[key(value)]})"
+            raise UsageError(f"{option} {value} is given twice{also}: give each once")
+        seen[key(value)] = value
+
+
 def report_command(args) -> int:
     if not args.sut and not args.runs:
         raise UsageError("name the SUTs to check (--sut NAME, once per column) or the runs to "
                          "draw the matrix from (--from verdicts.json)")
+    _once("--sut", args.sut or [], key=str)
+    _once("--from", args.runs, key=Path.resolve)
     try:
         known_findings = findings.read(args.findings) if args.findings else None
         columns = [column for path in args.runs for column in record.read(path)]
     except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
+    described = [c.description for c in columns]
+    for description in described:
+        if described.count(description) > 1:
+            raise UsageError(f"--from: two columns of the records describe {description}: "
+                             "give each run once")
+    for sut in args.sut or []:  # every column's SUTs import before the first column runs
+        resolve(sut, args.sut_timeout)
+        reference = reference_name(sut, args.reference)
+        if reference != "none":
+            resolve(reference, args.sut_timeout, option="--reference")
     for sut in args.sut or []:
         out = args.out / "conformance" / report.slug(sut)
         options, described = _options(args, sut, out)

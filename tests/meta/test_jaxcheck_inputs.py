@@ -9,6 +9,7 @@ process (every row runs in-process with child processes forbidden; the rows
 marked `process` run once more as a user runs them, `python -m jaxcheck`).
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -22,7 +23,16 @@ from tests.meta.command import ROOT
 
 pytestmark = pytest.mark.meta
 
+# A verdict and a record a check run writes.
+VERDICT = {"nodeid": "tests/test_jvp.py::test_jvp", "outcome": "failed", "examples": 3,
+           "seconds": 1.5, "reason": "", "reproducers": ["r.py"],
+           "failures": [{"error": "Mismatch: boom", "reproducers": ["r.py"]}]}
+RECORD = {"sut": "lib.shim", "description": "lib.shim 1.0", "profile": "ci",
+          "verdicts": [VERDICT]}
+
+
 # Files the rows name, written into the directory each test runs in.
+FILES = {"good.json": RECORD, "same.json": RECORD}
 SHIMS = {  # SUT modules, each bad in one way
     "unsupported_five.py": "__sut_unsupported__ = 5\n",
     "unsupported_none.py": "__sut_unsupported__ = None\n",
@@ -67,11 +77,21 @@ CASES = [
          "expected a directory path or redis://HOST:PORT"),
     Case(("check", "--only", ""), "--only", "got an empty one"),
     Case(("check", "--only", "  "), "--only", "got an empty one"),
+    Case(("report", "--sut", "refimpl", "--sut", "refimpl"), "--sut",
+         "--sut refimpl is given twice"),
+    Case(("report", "--from", "good.json", "--from", "./good.json"), "--from",
+         "is given twice"),
+    Case(("report", "--from", "good.json", "--from", "same.json"), "--from",
+         "two columns of the records describe lib.shim 1.0"),
     Case(("check", "--jobs", "abc"), "--jobs", "expected a whole number of at least 1, got 'abc'",
          process=True),
     Case(("check", "--jobs", "0"), "--jobs", "expected a whole number of at least 1, got '0'"),
     Case(("check", "--max-shrinks", "1.5"), "--max-shrinks", "expected a whole number"),
     Case(("check", "--reference", "../x"), "--reference", "'../x' is not a module path"),
+    Case(("report", "--sut", "refimpl", "--reference", "nosuchmodule"), "--reference",
+         "could not import module 'nosuchmodule'"),
+    Case(("report", "--sut", "refimpl", "--sut", "nosuchmodule"), "--sut nosuchmodule",
+         "could not import module 'nosuchmodule'"),
     Case(("check", "--sut", "../x"), "--sut", "'../x' is not a module path: use 'refimpl', "
          "'jax', a dotted module path such as mypkg.shim, or module:attribute", process=True),
     Case(("check", "--sut", ""), "--sut", "'' is not a module path"),
@@ -90,6 +110,8 @@ def inputs(tmp_path, monkeypatch):
     """The directory each row runs in, with the files the rows name; child processes
     forbidden (a bad input must be refused before any starts), and sys.path as it was
     (main() puts the directory it runs in on it)."""
+    for name, data in FILES.items():
+        (tmp_path / name).write_text(json.dumps(data))
     for name, text in SHIMS.items():
         (tmp_path / name).write_text(text)
     (tmp_path / "good.py").write_text('"""jaxcheck reproducer: nothing."""\n')
