@@ -23,7 +23,7 @@ from tests.meta.command import ROOT
 
 pytestmark = pytest.mark.meta
 
-# A verdict and a record a check run writes.
+# A verdict and a record a check run writes, each broken one field at a time below.
 VERDICT = {"nodeid": "tests/test_jvp.py::test_jvp", "outcome": "failed", "examples": 3,
            "seconds": 1.5, "reason": "", "reproducers": ["r.py"],
            "failures": [{"error": "Mismatch: boom", "reproducers": ["r.py"]}]}
@@ -31,12 +31,41 @@ RECORD = {"sut": "lib.shim", "description": "lib.shim 1.0", "profile": "ci",
           "verdicts": [VERDICT]}
 
 
+def _record(**changes) -> dict:
+    return {**RECORD, **changes}
+
+
+def _verdict(**changes) -> dict:
+    return _record(verdicts=[{**VERDICT, **changes}])
+
+
+def _without_error() -> dict:
+    return _verdict(failures=[{"reproducers": ["r.py"]}])
+
+
 # Files the rows name, written into the directory each test runs in.
-FILES = {"good.json": RECORD, "same.json": RECORD}
+FILES = {
+    "good.json": _record(),
+    "same.json": _record(),
+    "verdicts_not_a_list.json": _record(verdicts={"0": VERDICT}),
+    "verdict_not_an_object.json": _record(verdicts=["passed"]),
+    "examples_a_string.json": _verdict(examples="many"),
+    "reproducers_not_strings.json": _verdict(reproducers=[3]),
+    "reproducers_a_string.json": _verdict(reproducers="r.py"),
+    "unknown_outcome.json": _verdict(outcome="exploded"),
+    "seconds_a_string.json": _verdict(seconds="fast"),
+    "failure_a_string.json": _verdict(failures=["Mismatch: boom"]),
+    "failure_without_error.json": _without_error(),
+    "failure_reproducers_a_string.json": _verdict(failures=[{"error": "e", "reproducers": "r"}]),
+    "sut_a_number.json": _record(sut=5),
+    "profile_a_list.json": _record(profile=["ci"]),
+    "nodeid_missing.json": _record(verdicts=[{"outcome": "passed"}]),
+}
 SHIMS = {  # SUT modules, each bad in one way
     "unsupported_five.py": "__sut_unsupported__ = 5\n",
     "unsupported_none.py": "__sut_unsupported__ = None\n",
 }
+FINDINGS = "### S1. A crash\n\nSignature (lib.shim): `boom`\n"
 
 
 @dataclass(frozen=True)
@@ -102,6 +131,35 @@ CASES = [
          "__sut_unsupported__ must be a list, tuple or set of feature names, got 5"),
     Case(("check", "--sut", "unsupported_none"), "--sut unsupported_none",
          "must be a list, tuple or set of feature names, got None"),
+    Case(("report", "--from", "verdicts_not_a_list.json"), "verdicts_not_a_list.json",
+         "'verdicts' must be a list of verdicts"),
+    Case(("report", "--from", "verdict_not_an_object.json"), "verdict_not_an_object.json",
+         "verdict 0 must be an object"),
+    Case(("report", "--from", "examples_a_string.json"), "examples_a_string.json",
+         "verdict 0: 'examples' must be a whole number or null, got 'many'"),
+    Case(("report", "--from", "reproducers_not_strings.json"), "reproducers_not_strings.json",
+         "verdict 0: 'reproducers' must be a list of paths"),
+    Case(("report", "--from", "reproducers_a_string.json"), "reproducers_a_string.json",
+         "verdict 0: 'reproducers' must be a list of paths, got 'r.py'"),
+    Case(("report", "--from", "unknown_outcome.json"), "unknown_outcome.json",
+         "verdict 0: 'outcome' must be one of passed, failed"),
+    Case(("report", "--from", "seconds_a_string.json"), "seconds_a_string.json",
+         "verdict 0: 'seconds' must be a number, got 'fast'"),
+    Case(("report", "--from", "failure_a_string.json"), "failure_a_string.json",
+         "verdict 0: 'failures' must be a list of"),
+    Case(("report", "--from", "failure_without_error.json", "--findings", "findings.md"),
+         "failure_without_error.json", "verdict 0: 'failures' must be a list of"),
+    Case(("report", "--from", "failure_reproducers_a_string.json"),
+         "failure_reproducers_a_string.json", "verdict 0: 'failures' must be a list of"),
+    Case(("report", "--from", "sut_a_number.json"), "sut_a_number.json",
+         "'sut' must be a string, got 5"),
+    Case(("report", "--from", "profile_a_list.json"), "profile_a_list.json",
+         "'profile' must be a string"),
+    Case(("report", "--from", "nodeid_missing.json"), "nodeid_missing.json",
+         "verdict 0: 'nodeid' is missing"),
+    Case(("report", "--from", "latin1.json"), "latin1.json", "is not UTF-8 text"),
+    Case(("report", "--from", "good.json", "--findings", "latin1.md"), "latin1.md",
+         "is not UTF-8 text"),
 ]
 
 
@@ -114,6 +172,11 @@ def inputs(tmp_path, monkeypatch):
         (tmp_path / name).write_text(json.dumps(data))
     for name, text in SHIMS.items():
         (tmp_path / name).write_text(text)
+    (tmp_path / "findings.md").write_text(FINDINGS)
+    (tmp_path / "latin1.json").write_bytes(json.dumps(RECORD).replace("1.0", "1.0 \xe9")
+                                           .encode("latin-1"))
+    (tmp_path / "latin1.md").write_bytes(FINDINGS.replace("A crash", "Un \xe9chec")
+                                         .encode("latin-1"))
     (tmp_path / "good.py").write_text('"""jaxcheck reproducer: nothing."""\n')
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", list(sys.path))
