@@ -166,8 +166,7 @@ def pytest_runtest_setup(item):
     for marker in item.iter_markers("needs"):
         lacking = [f for f in marker.args if not sut.supports(f)]
         if lacking:
-            pytest.skip(f"{sut.name} declares {', '.join(lacking)} unsupported "
-                        "(__sut_unsupported__)")
+            pytest.skip(sut.lacking(lacking))
 
 
 @pytest.hookimpl(wrapper=True)

@@ -99,7 +99,11 @@ class Sut:
     """A resolved SUT: the object to call, what it says about itself, how long
     one call on it may take (`timeout` seconds; 0: no limit), and where each
     call's script is kept while it runs (`in_flight`, under the `jaxcheck`
-    command: oracles/inflight.py)."""
+    command: oracles/inflight.py).
+
+    `unsupported` is every feature it lacks; `inferred`, those of them jaxcheck
+    set because the SUT lacks an optional part of the contract (`make_jaxpr`,
+    `shape_polymorphism`) without declaring it, so that a skip says which."""
 
     name: str
     api: object
@@ -107,9 +111,23 @@ class Sut:
     unsupported: frozenset[str] = field(default_factory=frozenset)
     timeout: float = DEFAULT_TIMEOUT
     in_flight: InFlight | None = None
+    inferred: frozenset[str] = field(default_factory=frozenset)
 
     def supports(self, feature: str) -> bool:
         return feature not in self.unsupported
+
+    def lacking(self, features: list[str]) -> str:
+        """Why a test that needs `features` (each unsupported here) is skipped."""
+        declared = [f for f in features if f not in self.inferred]
+        inferred = [f for f in features if f in self.inferred]
+        reasons = []
+        if declared:
+            reasons.append(f"{self.name} declares {', '.join(declared)} unsupported "
+                           "(__sut_unsupported__)")
+        if inferred:
+            reasons.append(f"{self.name} has no {', '.join(inferred)} (the contract's "
+                           "optional part: docs/sut-api.md)")
+        return "; ".join(reasons)
 
     def describe(self) -> str:
         missing = ", ".join(sorted(self.unsupported)) or "nothing"
@@ -232,7 +250,8 @@ def resolve(name: str, timeout: float = DEFAULT_TIMEOUT, option: str = "--sut") 
             "docs/sut-api.md) or list them in __sut_unsupported__ to skip what needs them."
         )
     version = str(getattr(api, "__version__", None) or "(no __version__)")
-    return Sut(name, api, version, declared | _optional_parts_lacking(api), timeout)
+    inferred = _optional_parts_lacking(api) - declared
+    return Sut(name, api, version, declared | inferred, timeout, inferred=inferred)
 
 
 def from_module(name: str, api, version: str = "test") -> Sut:

@@ -52,6 +52,7 @@ def test_module_attribute_names_resolve():
     assert sut.version.startswith("jax ")
     # make_jaxpr and shape_polymorphism: optional parts it lacks, set for it
     assert sut.unsupported == {"make_jaxpr", "shape_polymorphism", "while_loop_reverse"}
+    assert sut.inferred == {"make_jaxpr", "shape_polymorphism"}  # not declared by it
 
 
 def test_declared_gaps_are_read_and_leave_the_vocabulary():
@@ -98,6 +99,17 @@ def test_declared_gaps_become_skips_that_name_the_feature_and_show_in_the_header
     header = next(line for line in run.stdout.splitlines() if line.startswith("jaxcheck SUT"))
     assert "concatenate" in header and "vmap" in header, header
     assert "SKIPPED" in run.stdout and "declares vmap unsupported" in run.stdout
+
+
+def test_a_missing_optional_part_is_skipped_as_missing_not_as_declared():
+    """`make_jaxpr` is set unsupported for an SUT that lacks it: its skip says so,
+    rather than that the SUT declared it."""
+    run = pytest_run("--sut", "tests.shims.objects:JAX", "tests/test_cost.py", "-rs",
+                     "-k", "test_staging_is_linear_in_program_length")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert ("tests.shims.objects:JAX has no make_jaxpr (the contract's optional part: "
+            "docs/sut-api.md)") in run.stdout, run.stdout
+    assert "declares make_jaxpr" not in run.stdout, run.stdout
 
 
 @pytest.mark.parametrize("value", ["-1", "inf", "nan", "1e10", "abc"])
