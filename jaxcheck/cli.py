@@ -99,8 +99,14 @@ def parser() -> argparse.ArgumentParser:
                       help="example database: a directory, or redis://HOST:PORT[/DB] to share "
                            f"failures between machines (default {DEFAULT_DB})")
 
-    again = commands.add_parser("replay", help="run saved reproducers, say which still fail",
-                                description="Run each reproducer in its own process.")
+    again = commands.add_parser(
+        "replay", help="run saved reproducers, say which still fail",
+        description="Run each reproducer in its own process and say whether it now "
+                    "passes (it ran to its end and the SUT agrees), still fails (a mismatch, "
+                    "an exception, a crash, a hang) or cannot run (it does not compile, or "
+                    "its SUT module does not import from here).  Exit status: 0 when every "
+                    "one now passes; 1 when one still fails or cannot run; 2 for a usage "
+                    "error.")
     again.add_argument("paths", nargs="+", metavar="PATH", help="reproducer files or folders")
     again.add_argument("--timeout", type=options.positive_number, default=replay.REPLAY_TIMEOUT,
                        metavar="SECONDS", help="a replay longer than this hangs, a positive "
@@ -244,19 +250,18 @@ class _Status:
 
 
 def replay_command(args) -> int:
-    found, bad = replay.gather(args.paths)
-    if not found and not bad:
-        raise UsageError(f"no reproducer in {' '.join(args.paths)}")
-    results = bad + [replay.replay(path, args.timeout) for path in found]
-    for result in results:
-        detail = f": {result.detail}" if result.detail else ""
-        print(f"{result.outcome:<16} {table.relative(str(result.path))}{detail}", flush=True)
-    failing = sum(r.still_fails for r in results)
-    passing = sum(r.outcome == "now passes" for r in results)
-    print(f"\n{passing} passed, {failing} failed" + (f", {len(bad)} not reproducers" * bool(bad)))
-    if failing:
-        return EXIT_FAILED
-    return EXIT_USAGE if bad else EXIT_OK
+    try:
+        paths = replay.gather(args.paths)
+    except replay.ReplayError as exc:
+        raise UsageError(str(exc)) from None
+    done = replay.replay_all(paths, args.timeout, on_result=_replayed)
+    print("\n" + done.summary(), flush=True)
+    return EXIT_OK if all(r.outcome == replay.PASSES for r in done.results) else EXIT_FAILED
+
+
+def _replayed(result: replay.Replay) -> None:
+    detail = f": {result.detail}" if result.detail else ""
+    print(f"{result.outcome:<16} {table.relative(str(result.path))}{detail}", flush=True)
 
 
 def _once(option: str, values: list, key) -> None:

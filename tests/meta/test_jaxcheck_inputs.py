@@ -90,6 +90,8 @@ CASES = [
     Case(("replay", "--timeout", "0", "good.py"), "--timeout", "expected a positive number",
          process=True),
     Case(("replay", "--timeout", "-1", "good.py"), "--timeout", "expected a positive number"),
+    Case(("replay", "good.py", "missing.py"), "missing.py", "no such file or folder"),
+    Case(("replay", "good.py", "findings.md"), "findings.md", "is not a reproducer"),
     Case(("check", "--sut-timeout", "-1"), "--sut-timeout", "expected seconds from 0"),
     Case(("check", "--sut-timeout", "inf"), "--sut-timeout", "(no limit) to 86400"),
     Case(("check", "--sut-timeout", "nan"), "--sut-timeout", "got 'nan'"),
