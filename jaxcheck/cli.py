@@ -101,12 +101,13 @@ def parser() -> argparse.ArgumentParser:
 
     again = commands.add_parser(
         "replay", help="run saved reproducers, say which still fail",
-        description="Run each reproducer in its own process and say whether it now "
+        description="Run each reproducer in its own process group and say whether it now "
                     "passes (it ran to its end and the SUT agrees), still fails (a mismatch, "
                     "an exception, a crash, a hang) or cannot run (it does not compile, or "
                     "its SUT module does not import from here).  Exit status: 0 when every "
                     "one now passes; 1 when one still fails or cannot run; 2 for a usage "
-                    "error.")
+                    "error; 130 when Ctrl-C stopped it (128 + N for signal N), after "
+                    "printing what it had.")
     again.add_argument("paths", nargs="+", metavar="PATH", help="reproducer files or folders")
     again.add_argument("--timeout", type=options.positive_number, default=replay.REPLAY_TIMEOUT,
                        metavar="SECONDS", help="a replay longer than this hangs, a positive "
@@ -256,6 +257,8 @@ def replay_command(args) -> int:
         raise UsageError(str(exc)) from None
     done = replay.replay_all(paths, args.timeout, on_result=_replayed)
     print("\n" + done.summary(), flush=True)
+    if done.stopped_by:
+        return 128 + done.stopped_by  # the shell's status for a process ended by that signal
     return EXIT_OK if all(r.outcome == replay.PASSES for r in done.results) else EXIT_FAILED
 
 

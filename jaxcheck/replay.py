@@ -15,13 +15,16 @@ exit status alone:
   that are not UTF-8), or it stopped before its SUT import was done: the
   SUT module no longer imports, or not from the directory replay runs in.
 
-Each runs in its own process, so one crash ends only its own replay.
+Each reproducer runs in its own process group, ended whole on a time-out
+or when the replay is interrupted, so what a reproducer started does not
+outlive it; an interrupted replay returns what it has (`replay_all`).
 """
 
 from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import signal
 import subprocess
@@ -37,6 +40,11 @@ from oracles.reproducer import HEADER
 # Seconds a replay may take: a reproducer is one example, which takes well
 # under a second once compiled; a minute leaves room for a first compile.
 REPLAY_TIMEOUT = 60.0
+
+# Seconds to read what is left of a reproducer's output once its group is
+# killed: its pipes close at once, unless a process that left the group (a
+# session of its own) holds them, and that must not hold the replay.
+LEFTOVER_SECONDS = 5.0
 
 # A detail line is cut to this many characters, a value in it to VALUE_CHARACTERS.
 DETAIL_CHARACTERS = 400
@@ -95,16 +103,20 @@ class Replay:
 
 @dataclass(frozen=True)
 class Replays:
-    """The replays done."""
+    """The replays done, and, when a signal stopped the others, its number and
+    how many were not run."""
 
     results: list[Replay] = field(default_factory=list)
+    not_run: int = 0
+    stopped_by: int | None = None
 
     def count(self, outcome: str) -> int:
         return sum(r.outcome == outcome for r in self.results)
 
     def summary(self) -> str:
-        return (f"{self.count(PASSES)} passed, {self.count(FAILS)} failed, "
+        line = (f"{self.count(PASSES)} passed, {self.count(FAILS)} failed, "
                 f"{self.count(CANNOT_RUN)} cannot run")
+        return line + (f", {self.not_run} not run (interrupted)" if self.stopped_by else "")
 
 
 class ReplayError(ValueError):
@@ -142,11 +154,16 @@ def _is_reproducer(path: Path) -> bool:
 
 def replay_all(paths: list[Path], timeout: float = REPLAY_TIMEOUT,
                on_result: Callable[[Replay], None] = lambda result: None) -> Replays:
-    """Replay each of `paths` in turn."""
+    """Replay each of `paths` in turn.  Interrupted (Ctrl-C, or a KeyboardInterrupt
+    that carries the `signum` of another signal), it returns the replays done."""
     results: list[Replay] = []
-    for path in paths:
-        results.append(replay(path, timeout))
-        on_result(results[-1])
+    try:
+        for path in paths:
+            results.append(replay(path, timeout))
+            on_result(results[-1])
+    except KeyboardInterrupt as exc:
+        return Replays(results, len(paths) - len(results),
+                       int(getattr(exc, "signum", signal.SIGINT)))
     return Replays(results)
 
 
@@ -197,14 +214,38 @@ class _Ran:
     stderr: str
 
 
-def _run(path: Path, timeout: float) -> _Ran:
+def _end_group(process: subprocess.Popen) -> None:
+    """Kill the reproducer's process group: it, and whatever it started."""
     try:
-        run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
-                             encoding="utf-8", errors="replace", timeout=timeout,
-                             env=child_env())
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # the group is gone already
+        pass
+
+
+def _leftover(process: subprocess.Popen) -> tuple[str, str]:
+    try:
+        return process.communicate(timeout=LEFTOVER_SECONDS)
     except subprocess.TimeoutExpired:
-        return _Ran(None, "", "")
-    return _Ran(run.returncode, run.stdout, run.stderr)
+        process.kill()
+        return "", ""
+
+
+def _run(path: Path, timeout: float) -> _Ran:
+    process = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                               errors="replace", env=child_env(), start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        # It may have exited, a process it started holding its output open.
+        exited = process.poll()
+        _end_group(process)
+        return _Ran(exited, *_leftover(process))
+    except BaseException:  # interrupted: end what the reproducer started, then go on up
+        _end_group(process)
+        process.wait()
+        raise
+    return _Ran(process.returncode, stdout, stderr)
 
 
 def replay(path: Path, timeout: float = REPLAY_TIMEOUT) -> Replay:

@@ -10,7 +10,11 @@ test picks (`REPLAY_SUT`), so the markers replay looks for are the ones the
 scripts print.
 """
 
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -155,3 +159,96 @@ def test_a_mismatch_shows_the_first_output_out_of_tolerance_and_the_verdict(
     path = _saved(here, reproducer.script(EXPERIMENT, "replay_sut", expectation))
     result = replay.replay(path)
     assert (result.outcome, result.detail) == ("still fails", shows)
+
+
+HANGS = '''"""jaxcheck reproducer: a call that hangs, with a process of its own."""
+import subprocess
+import sys
+import time
+
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+with open(sys.argv[0] + ".pid", "w") as file:
+    file.write(str(child.pid))
+time.sleep(600)
+'''
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")
+
+
+def _pid_of(path: Path, process: subprocess.Popen | None = None) -> int:
+    """The grandchild's pid, once the reproducer has written it (bounded: a minute)."""
+    pid_file = Path(f"{path}.pid")
+    for _ in range(600):
+        if pid_file.exists() and pid_file.read_text():
+            return int(pid_file.read_text())
+        assert process is None or process.poll() is None, process.communicate()
+        time.sleep(0.1)
+    raise AssertionError(f"{path} wrote no pid within a minute")
+
+
+def test_a_time_out_ends_the_reproducers_whole_process_group(here):
+    path = _saved(here, HANGS, "repro_hangs.py")
+    result = replay.replay(path, timeout=3)
+    assert (result.outcome, result.detail) == ("still fails", "hangs: no return within 3 s")
+    pid = _pid_of(path)
+    for _ in range(100):  # bounded: ten seconds for the killed grandchild to be reaped
+        if not _alive(pid):
+            break
+        time.sleep(0.1)
+    assert not _alive(pid), f"the reproducer's own child {pid} outlived the time-out"
+
+
+def test_an_interrupted_replay_prints_what_it_has_and_ends_the_running_group(here):
+    ok = _saved(here, KINDS["returns"][0]("replay_sut"), "repro_a_ok.py")
+    hangs = _saved(here, HANGS, "repro_b_hangs.py")
+    after = _saved(here, KINDS["returns"][0]("replay_sut"), "repro_c_after.py")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REPLAY_SUT": "return"}
+    process = subprocess.Popen([sys.executable, "-m", "jaxcheck", "replay", str(ok), str(hangs),
+                                str(after)], cwd=here, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        pid = _pid_of(hangs, process)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stdout + stderr
+    assert "Traceback" not in stdout + stderr
+    assert f"now passes       {ok.name}" in stdout, stdout
+    assert "1 passed, 0 failed, 0 cannot run, 2 not run (interrupted)" in stdout, stdout
+    assert after.name not in stdout
+    for _ in range(100):  # bounded: ten seconds for the killed grandchild to be reaped
+        if not _alive(pid):
+            break
+        time.sleep(0.1)
+    assert not _alive(pid), f"the running reproducer's child {pid} outlived Ctrl-C"
+
+
+class Terminated(KeyboardInterrupt):
+    """What cli.main makes of SIGTERM: an interruption that knows its signal."""
+
+    signum = signal.SIGTERM
+
+
+def test_a_replay_stopped_by_a_signal_exits_128_plus_its_number(here, monkeypatch, capsys):
+    monkeypatch.setenv("REPLAY_SUT", "return")
+    paths = [_saved(here, KINDS["returns"][0]("replay_sut"), f"repro_{i}.py") for i in range(3)]
+    real = replay.replay
+
+    def stopped_at_the_second(path, timeout=replay.REPLAY_TIMEOUT):
+        if path == paths[1]:
+            raise Terminated()
+        return real(path, timeout)
+
+    monkeypatch.setattr(replay, "replay", stopped_at_the_second)
+    assert main(["replay", *map(str, paths)]) == 143
+    printed = capsys.readouterr().out
+    assert "1 passed, 0 failed, 0 cannot run, 2 not run (interrupted)" in printed, printed
