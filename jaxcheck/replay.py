@@ -1,4 +1,4 @@
-"""`jaxcheck replay`: run saved reproducers, each in its own process, and say which still fail.
+"""`jaxcheck replay`: run saved reproducers, each in its own process group, and judge each.
 
 A reproducer (oracles/reproducer.py) is judged by what it did, not by its
 exit status alone:
@@ -95,10 +95,6 @@ class Replay:
     path: Path
     outcome: str  # one of OUTCOMES
     detail: str = ""
-
-    @property
-    def still_fails(self) -> bool:
-        return self.outcome == FAILS
 
 
 @dataclass(frozen=True)
