@@ -31,7 +31,7 @@ import hypothesis
 import pytest
 from hypothesis.internal.conjecture import engine
 
-from jaxcheck import profiles
+from jaxcheck import arguments, profiles
 from jaxcheck.examples import MemoryBound, amplifying, wrapped
 from jaxcheck.runner import XLA_CACHE
 from oracles import reproducer
@@ -58,8 +58,9 @@ def pytest_addoption(parser):
     group.addoption("--reference", default=os.environ.get("REFERENCE", "auto"),
                     help="SUT whose results are exact expectations: a name as for --sut, "
                          "'none', or 'auto' (refimpl; JAX when the SUT is refimpl)")
-    group.addoption("--sut-timeout", type=float, default=DEFAULT_TIMEOUT,
-                    help="seconds one SUT call may take before it counts as hung (0: no limit)")
+    group.addoption("--sut-timeout", type=arguments.sut_timeout, default=DEFAULT_TIMEOUT,
+                    help="seconds one SUT call may take before it counts as hung: 0 (no "
+                         f"limit) to {arguments.MAX_SUT_TIMEOUT:g}")
     group.addoption("--max-shrinks", type=int, default=None, metavar="N",
                     help="stop shrinking a failure after N successful shrinks (Hypothesis: "
                          "500); the meta-tests bound their slowest rows with it")
@@ -111,7 +112,8 @@ def pytest_configure(config):
     try:
         config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
         reference = reference_name(config.getoption("--sut"), config.getoption("--reference"))
-        config.jaxcheck_reference = None if reference == "none" else resolve(reference, timeout)
+        config.jaxcheck_reference = (None if reference == "none"
+                                     else resolve(reference, timeout, option="--reference"))
     except SutError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -165,8 +167,7 @@ def pytest_runtest_setup(item):
     for marker in item.iter_markers("needs"):
         lacking = [f for f in marker.args if not sut.supports(f)]
         if lacking:
-            pytest.skip(f"{sut.name} declares {', '.join(lacking)} unsupported "
-                        "(__sut_unsupported__)")
+            pytest.skip(sut.lacking(lacking))
 
 
 @pytest.hookimpl(wrapper=True)

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from jaxcheck import findings, interrupt, probe, profiles, record, replay, report, table
+from jaxcheck import arguments, findings, interrupt, probe, profiles, record, replay, report, table
 from jaxcheck.database import DEFAULT_DB, DatabaseError, check_usable
 from jaxcheck.places import PlaceError, new_run_dir, writable_directory
 from jaxcheck.runner import Run, RunError, RunOptions, Verdict, collect, end_all, run
@@ -45,30 +45,29 @@ class UsageError(Exception):
 
 def _sut_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
     if many:
-        parser.add_argument("--sut", action="append", metavar="NAME",
-                            help="an SUT to check (repeat for each column)")
+        parser.add_argument("--sut", action="append", type=arguments.sut_name, metavar="NAME",
+                            help="an SUT to check (repeat for each column, each SUT once)")
     else:
-        parser.add_argument("--sut", default=os.environ.get("SUT", DEFAULT_SUT), metavar="NAME",
+        parser.add_argument("--sut", default=os.environ.get("SUT", DEFAULT_SUT),
+                            type=arguments.sut_name, metavar="NAME",
                             help="system under test: refimpl, jax, a module path or "
                                  f"module:attribute (default: $SUT or {DEFAULT_SUT}); "
                                  "the contract is docs/sut-api.md")
-    parser.add_argument("--reference", default="auto", metavar="NAME",
+    parser.add_argument("--reference", default="auto", type=arguments.reference_name,
+                        metavar="NAME",
                         help="SUT whose results are exact expectations: a name as for --sut, "
                              "'none', or 'auto' (refimpl; JAX when the SUT is refimpl)")
-    parser.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="N",
-                        help="child processes side by side (default: the number of cores)")
-    parser.add_argument("--sut-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help="one SUT call longer than this is a hang "
-                             f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)")
-    parser.add_argument("--only", metavar="EXPR",
-                        help="only the properties that match this pytest -k expression")
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    parser.add_argument("--jobs", type=arguments.whole_number, default=os.cpu_count() or 1,
+                        metavar="N",
+                        help="child processes side by side, at least 1 (default: the number "
+                             "of cores)")
+    parser.add_argument("--sut-timeout", type=arguments.sut_timeout, default=DEFAULT_TIMEOUT,
+                        metavar="SECONDS",
+                        help="one SUT call longer than this is a hang: 0 (no limit) to "
+                             f"{arguments.MAX_SUT_TIMEOUT:g} (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--only", type=arguments.selection, metavar="EXPR",
+                        help="only the properties that match this pytest -k expression "
+                             "(not empty)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -84,7 +83,7 @@ def parser() -> argparse.ArgumentParser:
                        help="Hypothesis profile (default ci: 60 derandomized examples each)")
     check.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                        help=f"where reproducers and logs go (default {DIRECTORY}/)")
-    check.add_argument("--max-shrinks", type=_positive_int, metavar="N",
+    check.add_argument("--max-shrinks", type=arguments.whole_number, metavar="N",
                        help="report a failure after N successful shrinks (default: shrink "
                             "until nothing smaller fails): a quicker, larger reproducer")
 
@@ -92,22 +91,31 @@ def parser() -> argparse.ArgumentParser:
                                description="Share M minutes among the properties, drawing "
                                            "fresh examples; write each failure, shrunk, to --out.")
     _sut_options(hunt)
-    hunt.add_argument("--minutes", type=float, required=True, metavar="M",
-                      help="how long to hunt, shared among the properties (a failing one "
-                           "shrinks to the end, past its share)")
+    hunt.add_argument("--minutes", type=arguments.positive_number, required=True, metavar="M",
+                      help="how long to hunt, a positive number, shared among the properties "
+                           "(a failing one shrinks to the end, past its share)")
     hunt.add_argument("--profile", choices=sorted(profiles.PROFILES), default=profiles.DEFAULT,
                       help="the profile the hunt starts from (its example budget is lifted)")
     hunt.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                       help=f"where reproducers and logs go (default {DIRECTORY}/)")
-    hunt.add_argument("--db", default=DEFAULT_DB, metavar="PATH|URL",
-                      help="example database: a directory, or redis://HOST:PORT to share "
+    hunt.add_argument("--db", default=DEFAULT_DB, type=arguments.check_database_spec,
+                      metavar="PATH|URL",
+                      help="example database: a directory, or redis://HOST:PORT[/DB] to share "
                            f"failures between machines (default {DEFAULT_DB})")
 
-    again = commands.add_parser("replay", help="run saved reproducers, say which still fail",
-                                description="Run each reproducer in its own process.")
+    again = commands.add_parser(
+        "replay", help="run saved reproducers, say which still fail",
+        description="Run each reproducer in its own process group and say whether it now "
+                    "passes (it ran to its end and the SUT agrees), still fails (a mismatch, "
+                    "an exception, a crash, a hang) or cannot run (it does not compile, or "
+                    "its SUT module does not import from here).  Exit status: 0 when every "
+                    "one now passes; 1 when one still fails or cannot run; 2 for a usage "
+                    "error; 130 when Ctrl-C stopped it (128 + N for signal N), after "
+                    "printing what it had.")
     again.add_argument("paths", nargs="+", metavar="PATH", help="reproducer files or folders")
-    again.add_argument("--timeout", type=float, default=replay.REPLAY_TIMEOUT, metavar="SECONDS",
-                       help=f"a replay longer than this hangs (default {replay.REPLAY_TIMEOUT:g})")
+    again.add_argument("--timeout", type=arguments.positive_number, default=replay.REPLAY_TIMEOUT,
+                       metavar="SECONDS", help="a replay longer than this hangs, a positive "
+                                               f"number (default {replay.REPLAY_TIMEOUT:g})")
 
     matrix = commands.add_parser("report", help="a conformance matrix of several SUTs",
                                  description="Check each SUT and write the matrix of verdicts "
@@ -116,7 +124,8 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument("--from", dest="runs", action="append", type=Path, default=[],
                         metavar="VERDICTS",
                         help="a verdicts.json that check, hunt or report wrote: its columns "
-                             "join the matrix without running again (repeatable)")
+                             "join the matrix without running again (repeatable, each file "
+                             "once)")
     matrix.add_argument("--profile", choices=sorted(profiles.PROFILES), default="ci")
     matrix.add_argument("--out", type=Path, default=Path("jaxcheck-report"), metavar="DIR",
                         help="where conformance.md and conformance.html go; reproducers go "
@@ -144,16 +153,19 @@ def main(argv: list[str] | None = None) -> int:
         return interrupt.exit_status(exc)
 
 
-def _options(args, sut: str, out: Path, **extra) -> tuple[RunOptions, list[str]]:
+def _options(args, sut: str, out: Path, described: list[str] | None = None,
+             **extra) -> tuple[RunOptions, list[str]]:
     """The run's options, and how its SUT and reference describe themselves (a bad
     name, or an SUT that misbehaves at import, is a usage error here, before any
-    work: the names resolve in a child, jaxcheck/probe.py)."""
-    described = probe.describe([("--sut", sut),
-                                ("--reference", reference_name(sut, args.reference))])
+    work: the names resolve in a child, jaxcheck/probe.py, unless `described`
+    says already)."""
+    if described is None:
+        described = probe.describe([("--sut", sut),
+                                    ("--reference", reference_name(sut, args.reference))])
     out = writable_directory(out, "--out")
-    options = RunOptions(sut=sut, reference=args.reference, profile=args.profile,
-                         timeout=args.sut_timeout, jobs=args.jobs, out=out, **extra)
-    return options, described
+    settings = RunOptions(sut=sut, reference=args.reference, profile=args.profile,
+                          timeout=args.sut_timeout, jobs=args.jobs, out=out, **extra)
+    return settings, described
 
 
 def _header(command: str, options: RunOptions, described: list[str], count: int,
@@ -215,8 +227,6 @@ def check(args) -> int:
 
 
 def hunt(args) -> int:
-    if args.minutes <= 0:
-        raise UsageError(f"--minutes must be positive, got {args.minutes:g}")
     check_usable(args.db)  # a bad --db is a usage error before any child starts
     start = time.time()
     options, described = _options(args, args.sut, args.out,
@@ -275,40 +285,65 @@ class _Status:
 
 
 def replay_command(args) -> int:
-    found, bad = replay.gather(args.paths)
-    if not found and not bad:
-        raise UsageError(f"no reproducer in {' '.join(args.paths)}")
-    results = bad + [replay.replay(path, args.timeout) for path in found]
-    for result in results:
-        detail = f": {result.detail}" if result.detail else ""
-        print(f"{result.outcome:<16} {table.relative(str(result.path))}{detail}", flush=True)
-    failing = sum(r.still_fails for r in results)
-    passing = sum(r.outcome == "now passes" for r in results)
-    print(f"\n{passing} passed, {failing} failed" + (f", {len(bad)} not reproducers" * bool(bad)))
-    if failing:
-        return EXIT_FAILED
-    return EXIT_USAGE if bad else EXIT_OK
+    try:
+        paths = replay.gather(args.paths)
+    except replay.ReplayError as exc:
+        raise UsageError(str(exc)) from None
+    done = replay.replay_all(paths, args.timeout, on_result=_replayed)
+    print("\n" + done.summary(), flush=True)
+    if done.stopped_by:
+        return 128 + done.stopped_by  # the shell's status for a process ended by that signal
+    return EXIT_OK if all(r.outcome == replay.PASSES for r in done.results) else EXIT_FAILED
+
+
+def _replayed(result: replay.Replay) -> None:
+    detail = f": {result.detail}" if result.detail else ""
+    print(f"{result.outcome:<16} {table.relative(str(result.path))}{detail}", flush=True)
+
+
+def _once(option: str, values: list, key) -> None:
+    """Refuse a value given twice (`key` says when two are the same) before any column
+    runs: a report has one column per SUT, and refuses two alike once all have run."""
+    seen = {}
+    for value in values:
+        if key(value) in seen:
+            also = "" if str(seen[key(value)]) == str(value) else f" (as {seen[key(value)]})"
+            raise UsageError(f"{option} {value} is given twice{also}: give each once")
+        seen[key(value)] = value
 
 
 def report_command(args) -> int:
     if not args.sut and not args.runs:
         raise UsageError("name the SUTs to check (--sut NAME, once per column) or the runs to "
                          "draw the matrix from (--from verdicts.json)")
+    _once("--sut", args.sut or [], key=str)
+    _once("--from", args.runs, key=Path.resolve)
     try:
         known_findings = findings.read(args.findings) if args.findings else None
         columns = [column for path in args.runs for column in record.read(path)]
     except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
+    described = [c.description for c in columns]
+    for description in described:
+        if described.count(description) > 1:
+            raise UsageError(f"--from: two columns of the records describe {description}: "
+                             "give each run once")
+    # Every column's SUT and reference import (in one child) before the first runs.
+    suts = args.sut or []
+    names = [(option, name) for sut in suts
+             for option, name in (("--sut", sut), ("--reference",
+                                                    reference_name(sut, args.reference)))]
+    descriptions = probe.describe(names)
     signum = None
-    for sut in args.sut or []:
+    for i, sut in enumerate(suts):
         out = args.out / "conformance" / report.slug(sut)
-        options, described = _options(args, sut, out)
-        nodeids = collect(options, args.only)
-        run_dir = new_run_dir(options.out, "report", sut)
-        _header("report", options, described, len(nodeids), run_dir)
+        settings, described = _options(args, sut, out, descriptions[2 * i:2 * i + 2])
+        nodeids = collect(settings, args.only)
+        run_dir = new_run_dir(settings.out, "report", sut)
+        _header("report", settings, described, len(nodeids), run_dir)
         status = _Status(time.time())
-        found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
-                    on_change=_recorder(run_dir, options, described))
+        found = run(nodeids, settings, run_dir, on_verdict=status.verdict, on_tick=status.tick,
+                    on_change=_recorder(run_dir, settings, described))
         status.clear()
         columns.append(record.Column(sut, described[0], args.profile, found.verdicts))
         if found.interrupted:  # the columns so far are drawn; the rest never ran

@@ -57,9 +57,12 @@ def anchor(heading: str) -> str:
 def read(path: Path) -> list[Finding]:
     """Every `Signature (SUT): `regex`` line, under the finding heading above it."""
     try:
-        lines = path.read_text().splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise FindingsError(f"cannot read the findings document {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise FindingsError(f"the findings document {path} is not UTF-8 text ({exc.reason} at "
+                            f"byte {exc.start}); save it as UTF-8") from None
     found, heading = [], None
     for number, line in enumerate(lines, start=1):
         if match := _HEADING.match(line):
@@ -96,10 +99,12 @@ class Recognised:
 
 
 def _read(paths: list[str]) -> list[str]:
+    """The reproducers' texts (one gone or unreadable is left out, a byte that is not
+    UTF-8 replaced: a signature is searched in what can be read)."""
     texts = []
     for path in paths:
         try:
-            texts.append(Path(path).read_text())
+            texts.append(Path(path).read_text(encoding="utf-8", errors="replace"))
         except OSError:
             pass
     return texts

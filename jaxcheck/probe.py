@@ -68,9 +68,9 @@ def _clash(name: str) -> str:
 
 def main(args: list[str]) -> int:
     descriptions = []
-    for name in args[1::2]:
+    for option, name in zip(args[::2], args[1::2]):
         try:
-            descriptions.append(resolve(name).describe())
+            descriptions.append(resolve(name, option=option).describe())
         except SutError as exc:
             print(MARK + json.dumps({"error": str(exc)}), flush=True)
             return 2

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+import reprlib
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 
+from jaxcheck.report import OUTCOMES
 from jaxcheck.runner import Verdict
 
 
@@ -53,25 +55,80 @@ def write(path: Path, columns: Column | list[Column]) -> Path:
     return path
 
 
-_VERDICT_FIELDS = {f.name for f in fields(Verdict)}
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _column(data, path: Path) -> Column:
+def _number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _paths_list(value) -> bool:
+    return isinstance(value, list) and all(isinstance(p, str) for p in value)
+
+
+def _failure_list(value) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(f, dict) and isinstance(f.get("error"), str)
+        and _paths_list(f.get("reproducers")) for f in value)
+
+
+# What each kind of field a Verdict declares must hold in a record, by the type
+# written on the field (runner.Verdict): a check, and what it says when it fails.
+_KINDS = {
+    "str": (lambda v: isinstance(v, str), "a string"),
+    "int | None": (lambda v: v is None or _count(v), "a whole number or null"),
+    "float": (_number, "a number"),
+    "float | None": (lambda v: v is None or _number(v), "a number or null"),
+    "list[str]": (_paths_list, "a list of paths"),
+    "list[dict]": (_failure_list,
+                   'a list of {"error": a string, "reproducers": a list of paths}'),
+}
+_VERDICT_FIELDS = {f.name: _KINDS[f.type] for f in fields(Verdict)}  # a new type: add a kind
+_REQUIRED = [f.name for f in fields(Verdict) if f.default is MISSING
+             and f.default_factory is MISSING]
+
+
+def _verdict(item, where: str, move) -> Verdict:
+    """The verdict a record holds as `item`, every field checked (a record is read
+    long after it was written, and maybe edited by hand: a wrong field must be
+    one line naming it, not a traceback from the report that meets it); its
+    reproducer paths moved by `move`."""
+    if not isinstance(item, dict):
+        raise RecordError(f"{where} must be an object of a verdict's fields, got "
+                          f"{reprlib.repr(item)}")
+    for name in _REQUIRED:
+        if name not in item:
+            raise RecordError(f"{where}: {name!r} is missing")
+    for name, (holds, kind) in _VERDICT_FIELDS.items():
+        if name in item and not holds(item[name]):
+            raise RecordError(f"{where}: {name!r} must be {kind}, got "
+                              f"{reprlib.repr(item[name])}")
+    if item["outcome"] not in OUTCOMES:
+        raise RecordError(f"{where}: 'outcome' must be one of {', '.join(OUTCOMES)}, "
+                          f"got {reprlib.repr(item['outcome'])}")
+    return Verdict(**{k: v for k, v in _paths(item, move).items() if k in _VERDICT_FIELDS})
+
+
+def _column(data, path: Path, where: str) -> Column:
     if not isinstance(data, dict) or not {"sut", "profile", "verdicts"} <= data.keys():
-        raise RecordError(f"{path}: not a run's record (a column needs 'sut', 'profile' and "
+        raise RecordError(f"{where}: not a run's record (a column needs 'sut', 'profile' and "
                           "'verdicts'); give the verdicts.json a jaxcheck check, hunt or "
                           "report wrote")
+    for name in ("sut", "profile", "description"):  # description: null where none was kept
+        if data.get(name) is not None and not isinstance(data[name], str):
+            raise RecordError(f"{where}: {name!r} must be a string, got "
+                              f"{reprlib.repr(data[name])}")
+    if not isinstance(data["verdicts"], list):
+        raise RecordError(f"{where}: 'verdicts' must be a list of verdicts, got "
+                          f"{type(data['verdicts']).__name__}")
     base = path.parent.resolve()
 
     def found(reproducer: str) -> str:
         return os.path.normpath(base / reproducer)
 
-    try:
-        verdicts = [Verdict(**{k: v for k, v in _paths(item, found).items()
-                               if k in _VERDICT_FIELDS})
-                    for item in data["verdicts"]]
-    except TypeError as exc:
-        raise RecordError(f"{path}: a verdict in it cannot be read ({exc})") from None
+    verdicts = [_verdict(item, f"{where}: verdict {i}", found)
+                for i, item in enumerate(data["verdicts"])]
     return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
                   verdicts)
 
@@ -79,9 +136,14 @@ def _column(data, path: Path) -> Column:
 def read(path: Path) -> list[Column]:
     """The columns of a record: one from `check` or `hunt`, several from `report`."""
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); give "
+                          "the verdicts.json a jaxcheck check, hunt or report wrote") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path} is not JSON ({exc})") from None
-    return [_column(item, path) for item in (data if isinstance(data, list) else [data])]
+    if not isinstance(data, list):
+        return [_column(data, path, str(path))]
+    return [_column(item, path, f"{path}: column {i}") for i, item in enumerate(data)]

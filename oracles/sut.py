@@ -82,12 +82,28 @@ class SutError(Exception):
     """The SUT cannot be used as named: the message says why and what to do."""
 
 
+def name_problem(name: str) -> str | None:
+    """What is wrong with `name` as an SUT name, found before anything is imported
+    (`importlib` would say it with a traceback of its own, or read `../x` as a
+    relative import); None for a dotted module path, optionally `:attribute`."""
+    module, colon, attribute = name.partition(":")
+    if all(part.isidentifier() for part in module.split(".")) and (
+            not colon or attribute.isidentifier()):
+        return None
+    return (f"{name!r} is not a module path: use 'refimpl', 'jax', a dotted module path "
+            "such as mypkg.shim, or module:attribute")
+
+
 @dataclass(frozen=True)
 class Sut:
     """A resolved SUT: the object to call, what it says about itself, how long
     one call on it may take (`timeout` seconds; 0: no limit), and where each
     call's script is kept while it runs (`in_flight`, under the `jaxcheck`
-    command: oracles/inflight.py)."""
+    command: oracles/inflight.py).
+
+    `unsupported` is every feature it lacks; `inferred`, those of them jaxcheck
+    set because the SUT lacks an optional part of the contract (`make_jaxpr`,
+    `shape_polymorphism`) without declaring it, so that a skip says which."""
 
     name: str
     api: object
@@ -95,9 +111,23 @@ class Sut:
     unsupported: frozenset[str] = field(default_factory=frozenset)
     timeout: float = DEFAULT_TIMEOUT
     in_flight: InFlight | None = None
+    inferred: frozenset[str] = field(default_factory=frozenset)
 
     def supports(self, feature: str) -> bool:
         return feature not in self.unsupported
+
+    def lacking(self, features: list[str]) -> str:
+        """Why a test that needs `features` (each unsupported here) is skipped."""
+        declared = [f for f in features if f not in self.inferred]
+        inferred = [f for f in features if f in self.inferred]
+        reasons = []
+        if declared:
+            reasons.append(f"{self.name} declares {', '.join(declared)} unsupported "
+                           "(__sut_unsupported__)")
+        if inferred:
+            reasons.append(f"{self.name} has no {', '.join(inferred)} (the contract's "
+                           "optional part: docs/sut-api.md)")
+        return "; ".join(reasons)
 
     def describe(self) -> str:
         missing = ", ".join(sorted(self.unsupported)) or "nothing"
@@ -128,18 +158,21 @@ def contract_names() -> list[str]:
     return [f"{ns}.{name}" if ns else name for ns, names in CONTRACT.items() for name in names]
 
 
-def _import(name: str):
+def _import(name: str, option: str):
+    problem = name_problem(name)
+    if problem:
+        raise SutError(f"{option} {problem}")
     module_name, _, attribute = ALIASES.get(name, name).partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise SutError(
-            f"--sut {name}: could not import module {module_name!r} ({exc}). "
+            f"{option} {name}: could not import module {module_name!r} ({exc}). "
             "Use 'refimpl', 'jax', an importable module path, or module:attribute."
         ) from None
     except Exception as exc:  # the SUT's own import-time code failed
         raise SutError(
-            f"--sut {name}: importing {module_name!r} raised {type(exc).__name__}: {exc}"
+            f"{option} {name}: importing {module_name!r} raised {type(exc).__name__}: {exc}"
         ) from None
     if not attribute:
         return module
@@ -147,7 +180,7 @@ def _import(name: str):
         return getattr(module, attribute)
     except AttributeError:
         raise SutError(
-            f"--sut {name}: module {module_name!r} has no attribute {attribute!r}"
+            f"{option} {name}: module {module_name!r} has no attribute {attribute!r}"
         ) from None
 
 
@@ -174,37 +207,51 @@ def missing_names(api, unsupported=frozenset()) -> list[str]:
     ]
 
 
-def _unsupported(name: str, api) -> frozenset[str]:
+# The kinds of collection `__sut_unsupported__` may be (a string is a sequence
+# of letters, a dict's keys would pass unnoticed, anything else is a mistake).
+COLLECTIONS = (list, tuple, set, frozenset)
+
+
+def _unsupported(name: str, api, option: str = "--sut") -> frozenset[str]:
     declared = getattr(api, "__sut_unsupported__", ())
-    if isinstance(declared, str) or not all(isinstance(f, str) for f in declared):
-        raise SutError(f"--sut {name}: __sut_unsupported__ must be a collection of feature names, "
-                       f"got {declared!r}")
+    if not isinstance(declared, COLLECTIONS) or not all(isinstance(f, str) for f in declared):
+        raise SutError(f"{option} {name}: __sut_unsupported__ must be a list, tuple or set of "
+                       f"feature names, got {declared!r}")
     known = {dotted.rsplit(".", 1)[-1] for dotted in contract_names()} | set(EXTRA_FEATURES)
     unknown = sorted(set(declared) - known)
     if unknown:
-        raise SutError(f"--sut {name}: __sut_unsupported__ names unknown features {unknown}; "
-                       f"known features: {sorted(known)}")
+        raise SutError(f"{option} {name}: __sut_unsupported__ names unknown features "
+                       f"{unknown}; known features: {sorted(known)}")
     return frozenset(declared)
 
 
-def resolve(name: str, timeout: float = DEFAULT_TIMEOUT) -> Sut:
+def _optional_parts_lacking(api) -> frozenset[str]:
+    """The contract's optional parts (docs/sut-api.md) that `api` does not offer."""
+    lacking = set()
+    if not callable(getattr(api, "make_jaxpr", None)):
+        lacking.add("make_jaxpr")
+    if not all(callable(_lookup(api, dotted)) for dotted in SHAPE_POLYMORPHISM):
+        lacking.add("shape_polymorphism")
+    return frozenset(lacking)
+
+
+def resolve(name: str, timeout: float = DEFAULT_TIMEOUT, option: str = "--sut") -> Sut:
     """Import the SUT called `name`, prepare it, and check the contract; each call
-    on it may take `timeout` seconds."""
-    api = _import(name)
+    on it may take `timeout` seconds.  `option` is the command-line option that
+    named it (`--sut`, `--reference`), which each error message names."""
+    api = _import(name, option)
     PREPARE.get(ALIASES.get(name, name), lambda api: None)(api)
-    unsupported = _unsupported(name, api) | DECLARED.get(ALIASES.get(name, name), frozenset())
-    missing = missing_names(api, unsupported)
+    declared = (_unsupported(name, api, option)
+                | DECLARED.get(ALIASES.get(name, name), frozenset()))
+    missing = missing_names(api, declared)
     if missing:
         raise SutError(
-            f"--sut {name}: the SUT lacks {', '.join(missing)}. Provide them (see "
+            f"{option} {name}: the SUT lacks {', '.join(missing)}. Provide them (see "
             "docs/sut-api.md) or list them in __sut_unsupported__ to skip what needs them."
         )
     version = str(getattr(api, "__version__", None) or "(no __version__)")
-    if not callable(getattr(api, "make_jaxpr", None)):
-        unsupported |= {"make_jaxpr"}
-    if not all(callable(_lookup(api, dotted)) for dotted in SHAPE_POLYMORPHISM):
-        unsupported |= {"shape_polymorphism"}
-    return Sut(name, api, version, unsupported, timeout)
+    inferred = _optional_parts_lacking(api) - declared
+    return Sut(name, api, version, declared | inferred, timeout, inferred=inferred)
 
 
 def from_module(name: str, api, version: str = "test") -> Sut:

@@ -71,6 +71,16 @@ def test_a_known_failure_does_not_vouch_for_an_unknown_one_beside_it(tmp_path):
     assert alone.kind == "known"
 
 
+def test_a_reproducer_that_is_not_utf8_is_still_searched(tmp_path):
+    """A crash reproducer holds what the SUT printed, in any encoding."""
+    path = tmp_path / "findings.md"
+    path.write_text(DOCUMENT)
+    script = tmp_path / "repro.py"
+    script.write_bytes("# caf\xe9\nsut.vmap(f, out_axes=-1)(x0)\n".encode("latin-1"))
+    crashed = Verdict("t.py::b", "crashed", reason="SIGSEGV", reproducers=[str(script)])
+    assert [f.id for f in recognise(crashed, "lib.shim", read(path)).findings] == ["A2"]
+
+
 @pytest.mark.parametrize("text, says", [
     ("Signature (lib): `x`\n", "before any finding heading"),
     ("### A1. t\n\nSignature (lib): `(`\n", "is not a regular expression"),

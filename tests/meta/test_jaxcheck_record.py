@@ -48,7 +48,7 @@ def test_a_record_reads_back_as_written_wherever_it_is_moved(tmp_path):
     (json.dumps([{"nodeid": "t.py::a", "outcome": "passed"}]), "not a run's record"),
     (json.dumps({"refimpl": []}), "not a run's record"),
     (json.dumps({"sut": "s", "profile": "ci", "verdicts": [{"outcome": "passed"}]}),
-     "a verdict in it cannot be read"),
+     "verdict 0: 'nodeid' is missing"),
 ])
 def test_a_file_that_is_not_a_record_is_refused_saying_why(tmp_path, text, says):
     path = tmp_path / "verdicts.json"

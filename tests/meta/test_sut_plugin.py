@@ -3,6 +3,7 @@
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from oracles.errors import SutBadOutput
 from oracles.experiment import Experiment, flatten
 from oracles.reference import from_reference, judges
-from oracles.sut import SutError, resolve
+from oracles.sut import SutError, from_module, resolve
 from strategies.vocabulary import supported_names as vocabulary
 
 pytestmark = pytest.mark.meta
@@ -18,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 BAD_NAMES = [
     ("nosuchmodule", "could not import module 'nosuchmodule'"),
+    ("../x", "'../x' is not a module path: use 'refimpl', 'jax', a dotted module path"),
+    ("mod:", "'mod:' is not a module path"),
     ("json:nope", "module 'json' has no attribute 'nope'"),
     ("json", "the SUT lacks jvp, vjp, grad, vmap, jit, numpy.add"),
     ("tests.broken", "the SUT lacks numpy.add"),
@@ -30,11 +33,26 @@ def test_a_bad_sut_name_is_one_clear_error(name, message):
         resolve(name)
 
 
+def test_an_error_names_the_option_that_named_the_sut():
+    with pytest.raises(SutError, match="^--reference nosuchmodule: could not import"):
+        resolve("nosuchmodule", option="--reference")
+    with pytest.raises(SutError, match="^--reference '../x' is not a module path"):
+        resolve("../x", option="--reference")
+
+
+@pytest.mark.parametrize("declared", [5, None, "vmap", {"vmap": True}, ["vmap", 1]])
+def test_a_declaration_that_is_no_list_of_names_is_one_clear_error(declared):
+    with pytest.raises(SutError, match="__sut_unsupported__ must be a list, tuple or set of "
+                                       "feature names, got"):
+        from_module("shim", SimpleNamespace(__sut_unsupported__=declared))
+
+
 def test_module_attribute_names_resolve():
     sut = resolve("tests.shims.objects:JAX")
     assert sut.version.startswith("jax ")
     # make_jaxpr and shape_polymorphism: optional parts it lacks, set for it
     assert sut.unsupported == {"make_jaxpr", "shape_polymorphism", "while_loop_reverse"}
+    assert sut.inferred == {"make_jaxpr", "shape_polymorphism"}  # not declared by it
 
 
 def test_declared_gaps_are_read_and_leave_the_vocabulary():
@@ -81,6 +99,26 @@ def test_declared_gaps_become_skips_that_name_the_feature_and_show_in_the_header
     header = next(line for line in run.stdout.splitlines() if line.startswith("jaxcheck SUT"))
     assert "concatenate" in header and "vmap" in header, header
     assert "SKIPPED" in run.stdout and "declares vmap unsupported" in run.stdout
+
+
+def test_a_missing_optional_part_is_skipped_as_missing_not_as_declared():
+    """`make_jaxpr` is set unsupported for an SUT that lacks it: its skip says so,
+    rather than that the SUT declared it."""
+    run = pytest_run("--sut", "tests.shims.objects:JAX", "tests/test_cost.py", "-rs",
+                     "-k", "test_staging_is_linear_in_program_length")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert ("tests.shims.objects:JAX has no make_jaxpr (the contract's optional part: "
+            "docs/sut-api.md)") in run.stdout, run.stdout
+    assert "declares make_jaxpr" not in run.stdout, run.stdout
+
+
+@pytest.mark.parametrize("value", ["-1", "inf", "nan", "1e10", "abc"])
+def test_a_bad_sut_timeout_is_a_usage_error_of_plain_pytest_too(value):
+    run = pytest_run("--sut-timeout", value, "--collect-only", "tests/test_value.py")
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert f"argument --sut-timeout: expected seconds from 0 (no limit) to 86400 (a day), " \
+           f"got {value!r}" in run.stderr, run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
 
 
 def test_an_output_of_absurd_shape_is_a_bad_output_not_an_allocation():

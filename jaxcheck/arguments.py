@@ -1,0 +1,112 @@
+"""The checks of the `jaxcheck` command's arguments, run as argparse reads them.
+
+A bad value must stop the command before it imports an SUT or starts a
+child, with one line that says what was expected: a value found wrong
+after a run has started costs the run, and one never looked at ends in a
+traceback from deep inside it (`--minutes nan` reached the status line).
+Each function here is an argparse `type`: it turns the text given into the
+value, or refuses it with `argparse.ArgumentTypeError`, which argparse
+prints after the usage as one line, "jaxcheck hunt: error: argument
+--minutes: expected a positive number, got 'nan'", and exits 2.  conftest.py
+shares `sut_timeout`, so plain pytest refuses what the command refuses.
+`tests/meta/test_jaxcheck_inputs.py` holds the table of bad inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from urllib.parse import urlsplit
+
+from oracles.sut import name_problem
+
+# The longest --sut-timeout: a day, far above any one SUT call and far below
+# where the limit overflows.  The limit is armed with signal.setitimer, which
+# raises OverflowError from 1e10 s on (Linux x86-64, "timestamp out of range
+# for platform time_t"), and the runner's watchdog waits twice the limit.
+MAX_SUT_TIMEOUT = 86400.0
+
+# Redis's port range (TCP's); 0 is no port one can connect to.
+PORTS = range(1, 65536)
+
+Refused = argparse.ArgumentTypeError
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan  # refused by every range check below, as nan itself is
+
+
+def whole_number(text: str) -> int:
+    """A count of at least 1: --jobs, --max-shrinks."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise Refused(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
+def positive_number(text: str) -> float:
+    """A finite amount above 0: hunt's --minutes, replay's --timeout (0 would end
+    every replay at once, a passing reproducer read as a hang)."""
+    value = _number(text)
+    if not (0 < value < math.inf):
+        raise Refused(f"expected a positive number, got {text!r}")
+    return value
+
+
+def sut_timeout(text: str) -> float:
+    """--sut-timeout: seconds from 0 (no limit) to `MAX_SUT_TIMEOUT`."""
+    value = _number(text)
+    if not (0 <= value <= MAX_SUT_TIMEOUT):
+        raise Refused(f"expected seconds from 0 (no limit) to {MAX_SUT_TIMEOUT:g} (a day), "
+                      f"got {text!r}")
+    return value
+
+
+def selection(text: str) -> str:
+    """--only: a pytest -k expression; an empty one would select every property."""
+    if not text.strip():
+        raise Refused("expected a pytest -k expression naming properties, got an empty one")
+    return text
+
+
+def sut_name(text: str) -> str:
+    """--sut: a name `oracles.sut.resolve` can import (whether it does is found later)."""
+    problem = name_problem(text)
+    if problem:
+        raise Refused(problem)
+    return text
+
+
+def reference_name(text: str) -> str:
+    """--reference: 'auto', 'none' (oracles.sut.reference_name), or an SUT name."""
+    return text if text in ("auto", "none") else sut_name(text)
+
+
+def check_database_spec(spec: str) -> str:
+    """`--db` as given, when it names a database `jaxcheck.database.open_database`
+    understands: a directory path, or `redis://HOST[:PORT][/DB]`.  Checked without
+    connecting or creating anything, so that a typo is refused before a hunt
+    starts; whether a server answers there is for opening to find."""
+    if not spec.strip():
+        raise Refused("expected a directory path or redis://HOST:PORT, got an empty one")
+    if "://" not in spec:
+        return spec
+    url = urlsplit(spec)
+    if url.scheme != "redis":
+        raise Refused(f"expected a directory path or redis://HOST:PORT, got {spec!r}")
+    try:
+        port = url.port
+    except ValueError:
+        port = 0
+    if port is not None and port not in PORTS:
+        raise Refused(f"{spec!r}: the port must be a whole number from 1 to 65535")
+    if url.path.strip("/") and not url.path.strip("/").isdigit():
+        raise Refused(f"{spec!r}: after the port comes a database number, as in "
+                      "redis://HOST:PORT/0, or nothing")
+    return spec
