@@ -1,15 +1,24 @@
 """`jaxcheck report`: the conformance matrix, properties against SUTs, as Markdown and HTML.
 
-Each cell is one property's verdict on one SUT, with its example count and
-a link to the reproducer; a closing block counts each verdict per SUT.  The
-HTML page is one self-contained file (inline style, no script, nothing
-fetched), and carries the same counts as the Markdown in
-`data-sut`/`data-outcome` attributes, so a test can read them from the
-rendered page (tests/meta/test_jaxcheck_report.py).
+The page an implementer sends to colleagues, so it is read from the top:
 
-Given a findings document (`jaxcheck/findings.py`), a cell that failed
-links the known findings its failure shows, or says it is unclassified,
-and the counts say how many failures of each SUT each kind are.
+1. a summary, one row per system (named by its own name and version):
+   how many properties it passed, failed, crashed or hung on and skipped,
+   the known findings its failures show and how many are unclassified;
+2. "Where the systems differ": only the properties some system neither
+   passed nor skipped, each with every system's verdict, so no failure has
+   to be looked for;
+3. every property, grouped by family, each with the one-line description
+   of what it checks (`properties.py`).
+
+A cell is the verdict word, a link to each reproducer and to each finding
+its failure shows; the example count and the reason are on demand (a
+`title`, a `<details>`).  The HTML page is one self-contained file (inline
+style, no script, nothing fetched) that fits five or more systems in 1280
+pixels; its summary carries the Markdown's counts in
+`data-sut`/`data-outcome` attributes, and tests/meta/test_jaxcheck_report.py
+reads them, and measures the layout, in a real browser.  The data both
+twins draw is `matrix.py`'s.
 """
 
 from __future__ import annotations
@@ -18,190 +27,284 @@ import html
 import os
 import re
 import time
-from collections import Counter
 from pathlib import Path
 
-from jaxcheck.findings import EXPLAINABLE, Finding, Recognised
+from jaxcheck.findings import Finding
+from jaxcheck.matrix import (
+    KINDS,
+    Cell,
+    Known,
+    Matrix,
+    Row,
+    first_of_its_family,
+    first_of_its_property,
+    plural,
+)
 from jaxcheck.runner import Verdict
 
-OUTCOMES = ("passed", "failed", "skipped", "crashed", "hung", "interrupted", "error")
-# What a failed or crashed cell is, given the findings (_explained).
-KINDS = ("known", "unclassified")
-# How a verdict reads in a cell.
-WORDS = {"passed": "pass", "failed": "FAIL", "skipped": "skip", "crashed": "CRASH",
-         "hung": "HANG", "interrupted": "stopped", "error": "ERROR"}
 COLOURS = {"passed": "#d8f0d8", "failed": "#f6c6c6", "skipped": "#eeeeee", "crashed": "#f0a8a8",
-           "hung": "#f3d9a4", "interrupted": "#e0e0f0", "error": "#f0a8a8"}
-
-
-# What the matrix knows of each cell's failures: column -> node id -> what was recognised.
-Known = dict[str, dict[str, Recognised]]
+           "hung": "#f3d9a4", "interrupted": "#e0e0f0", "error": "#f0a8a8", "none": "#ffffff"}
+DIFFER = "Where the systems differ"
+LEGEND = ("*known*: each failure in the cell shows a finding of the findings; "
+          "*unclassified*: one shows none, so it needs a look.")
 
 
 def slug(sut: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", sut)
 
 
-def counts(verdicts: list[Verdict]) -> Counter:
-    return Counter(v.outcome for v in verdicts)
-
-
-def _rows(columns: dict[str, list[Verdict]]) -> list[str]:
-    seen: dict[str, None] = {}
-    for verdicts in columns.values():
-        seen.update((v.nodeid, None) for v in verdicts)
-    return list(seen)
-
-
-def _cell_text(verdict: Verdict | None) -> tuple[str, str]:
-    """(words, detail) of a cell: 'pass', '60 examples'."""
-    if verdict is None:
-        return "-", "not run"
-    detail = "" if verdict.examples is None else f"{verdict.examples:,} examples"
-    if verdict.reason and verdict.outcome != "passed":
-        detail = f"{detail}; {verdict.reason}" if detail else verdict.reason
-    return WORDS[verdict.outcome], detail
-
-
 def _link(path: str, out: Path) -> str:
     return os.path.relpath(path, out)
 
 
-def _explained(verdict: Verdict | None, found: Recognised | None) -> str:
-    """'known' (every failure shows a finding), 'unclassified', or '' (nothing to explain)."""
-    if verdict is None or found is None or verdict.outcome not in EXPLAINABLE:
-        return ""
-    return found.kind
+def _differ_intro(matrix: Matrix) -> str:
+    rows = matrix.differing()
+    if not rows:
+        return "Every system passed or skipped every property."
+    counted = f"{len(rows)} of {plural(len(matrix.rows), 'property', 'properties')}"
+    return (f"The {counted} that some system neither passed nor skipped (it failed, crashed, "
+            "hung, or the run ended in an error or was stopped), with every system's verdict; "
+            "a skip says which feature its system declares unsupported.  All properties follow.")
 
 
-def _unclassified_note(found: Recognised) -> str:
-    """How many of the cell's failures show no finding, where others do."""
-    return f" ({len(found.unexplained)} of its failures)" if found.findings else ""
+# ----------------------------------------------------------------------------- Markdown
+
+def _md_cell(cell: Cell, out: Path, document: str) -> str:
+    text = cell.words if cell.outcome in ("passed", "none") else f"**{cell.words}**"
+    text += f" ({cell.detail})" if cell.detail and cell.verdict else ""
+    text += "".join(f" [reproducer]({_link(p, out)})" for p in cell.reproducers)
+    if cell.findings:
+        text += " finding " + ", ".join(f"[{f.id}]({f.link(document)})" for f in cell.findings)
+    if cell.kind == "unclassified":
+        note = cell.unclassified_note
+        text += " *unclassified*" + (f" ({note})" if note else "")
+    return text
+
+
+def _md_escaped(cell: str) -> str:
+    return cell.replace("|", "\\|")
+
+
+def _md_table(matrix: Matrix, rows: list[Row], out: Path, document: str,
+              families: bool = False) -> list[str]:
+    """A table of `rows`; with `families`, a bold row opens each family."""
+    lines = ["| property | " + " | ".join(s.heading for s in matrix.systems) + " |",
+             "|---|" + "---|" * len(matrix.systems)]
+    for row, first, opens in zip(rows, first_of_its_property(rows), first_of_its_family(rows)):
+        if families and opens:
+            lines.append(f"| **{row.property.family}** |" + " |" * len(matrix.systems))
+        label = f"`{row.property.function}{row.property.parameter}`"
+        if first and row.property.description:
+            label += f": {row.property.description}"
+        cells = [label, *(_md_cell(cell, out, document) for cell in row.cells)]
+        lines.append("| " + " | ".join(_md_escaped(c) for c in cells) + " |")
+    return lines
+
+
+def _summary_head(matrix: Matrix) -> tuple[list[str], list[str]]:
+    """The summary's counted columns (outcomes, then kinds of failure), and all its columns."""
+    counted = [*matrix.shown_outcomes(), *(KINDS if matrix.classified else ())]
+    shown = ["findings shown"] if matrix.classified else []
+    return counted, ["system", *counted, *shown, "declares unsupported"]
+
+
+def _md_summary(matrix: Matrix, document: str) -> list[str]:
+    counted, head = _summary_head(matrix)
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
+    for i, s in enumerate(matrix.systems):
+        tally = matrix.tally(i)
+        cells = [f"{s.name} {s.version}".strip(), *(str(tally[c]) for c in counted)]
+        if matrix.classified:
+            cells.append(", ".join(f"[{f.id}]({f.link(document)})" for f in matrix.findings(i))
+                         or "none")
+        cells.append(", ".join(s.unsupported) or "nothing")
+        lines.append("| " + " | ".join(_md_escaped(c) for c in cells) + " |")
+    return lines
+
+
+def _md_findings(matrix: Matrix, document: str) -> list[str]:
+    shown = matrix.shown()
+    if not shown:
+        return []
+    return ["## Findings shown", "",
+            *(f"* [{f.id}]({f.link(document)}) ({f.sut}): {f.title}; in {plural(n, 'cell')}"
+              for f, n in shown.items())]
 
 
 def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str,
              known: Known | None = None, document: str = "") -> str:
-    names = list(columns)
-    by_sut = [{v.nodeid: v for v in verdicts} for verdicts in columns.values()]
+    matrix = Matrix(columns, known)
     lines = ["# Conformance matrix", "",
-             f"Profile `{profile}`, {time.strftime('%Y-%m-%d %H:%M')}. Columns:", ""]
-    lines += [f"{i + 1}. {name}" for i, name in enumerate(names)]
-    lines += ["", "| property | " + " | ".join(f"SUT {i + 1}" for i in range(len(names))) + " |",
-              "|---|" + "---|" * len(names)]
-    for nodeid in _rows(columns):
-        cells = []
-        for name, verdicts in zip(names, by_sut):
-            verdict = verdicts.get(nodeid)
-            words, detail = _cell_text(verdict)
-            cell = f"**{words}**" if verdict and verdict.outcome != "passed" else words
-            cell += f" ({detail})" if detail else ""
-            cell += "".join(f" [reproducer]({_link(p, out)})"
-                            for p in (verdict.reproducers if verdict else []))
-            found = known.get(name, {}).get(nodeid) if known is not None else None
-            kind = _explained(verdict, found)
-            if kind and found.findings:
-                cell += " finding " + ", ".join(f"[{f.id}]({f.link(document)})"
-                                                for f in found.findings)
-            if kind == "unclassified":
-                cell += " *unclassified*" + _unclassified_note(found)
-            cells.append(cell.replace("|", "\\|"))
-        lines.append(f"| `{nodeid.split('/', 1)[-1]}` | " + " | ".join(cells) + " |")
-    lines += ["", "## Counts", "", "| verdict | " + " | ".join(f"SUT {i + 1}"
-                                                               for i in range(len(names))) + " |",
-              "|---|" + "---:|" * len(names)]
-    totals = [counts(verdicts) for verdicts in columns.values()]
-    lines += [f"| {outcome} | " + " | ".join(str(c[outcome]) for c in totals) + " |"
-              for outcome in OUTCOMES]
-    if known is not None:
-        lines += [f"| {kind} | " + " | ".join(str(c[kind]) for c in _kinds(columns, known))
-                  + " |" for kind in KINDS]
-        lines += ["", f"*known*: each failure in the cell shows a finding of [the findings]"
-                  f"({document}); *unclassified*: one shows none, so it needs a look.", "",
-                  *_finding_list(known, document)]
-    return "\n".join(lines) + "\n"
+             f"Profile `{profile}`, {time.strftime('%Y-%m-%d %H:%M')}: "
+             f"{plural(len(matrix.systems), 'system')}, "
+             f"{plural(len(matrix.rows), 'property', 'properties')}.", "", "## Summary", "",
+             *_md_summary(matrix, document), ""]
+    if matrix.classified:
+        lines += [LEGEND.replace("the findings", f"[the findings]({document})"), ""]
+    lines += [f"## {DIFFER}", "", _differ_intro(matrix), ""]
+    if matrix.differing():
+        lines += [*_md_table(matrix, matrix.differing(), out, document, families=True), ""]
+    lines += ["## All properties", ""]
+    for family, rows in matrix.groups():
+        lines += [f"### {family}", "", *_md_table(matrix, rows, out, document), ""]
+    lines += _md_findings(matrix, document)
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _kinds(columns: dict[str, list[Verdict]], known: Known) -> list[Counter]:
-    """Per column, how many failures show a known finding and how many none."""
-    return [Counter(_explained(v, known.get(name, {}).get(v.nodeid)) for v in verdicts)
-            for name, verdicts in columns.items()]
-
-
-def _finding_list(known: Known, document: str) -> list[str]:
-    """The findings the matrix links, each once, with the cells that show it."""
-    cells: dict[Finding, list[str]] = {}
-    for by_node in known.values():
-        for nodeid, found in by_node.items():
-            for finding in found.findings:
-                cells.setdefault(finding, []).append(nodeid.split("::", 1)[-1])
-    if not cells:
-        return []
-    lines = ["## Findings shown", ""]
-    lines += [f"* [{f.id}]({f.link(document)}) ({f.sut}): {f.title}; in {len(shown)} "
-              f"cell{'s' * (len(shown) != 1)}" for f, shown in cells.items()]
-    return lines
-
+# ----------------------------------------------------------------------------- HTML
 
 _STYLE = """
-body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; }
-th, td { border: 1px solid #bbb; padding: 4px 8px; vertical-align: top; }
-th { background: #f4f4f4; text-align: left; }
-td.property { font-family: monospace; }
-td small, th small { color: #555; display: block; font-weight: normal; }
-"""
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.2em 1.5em; color: #222; }
+h1 { font-size: 1.6em; margin: 0 0 .2em; }
+h2 { font-size: 1.25em; margin: 1.2em 0 .3em; }
+p { margin: .3em 0; }
+table { border-collapse: collapse; margin: .4em 0 1em; }
+th, td { border: 1px solid #bbb; padding: 3px 6px; vertical-align: top; text-align: left; }
+th { background: #f4f4f4; }
+th small, td small { display: block; color: #555; font-weight: normal; }
+#summary td.count { text-align: right; font-variant-numeric: tabular-nums; }
+#summary td.zero { color: #aaa; }
+#summary th.system small { display: inline; }
+table.matrix { width: 100%; table-layout: fixed; }
+table.matrix col.property { width: 30%; }
+table.matrix thead th { position: sticky; top: 0; z-index: 1; }
+th.sut, td.cell { overflow-wrap: anywhere; }
+td.property code { font-size: 12.5px; }
+tr.family th { background: #e3e8f2; font-size: 1.05em; }
+tr.family th small { display: inline; margin-left: .5em; }
+td.cell details > summary { cursor: pointer; }
+td.cell a { white-space: nowrap; }
+.unclassified { color: #a00; font-weight: bold; }
+nav a { margin-right: .8em; white-space: nowrap; }
+""" + "".join(f"td.{outcome} {{ background: {colour}; }}\n"
+               for outcome, colour in COLOURS.items())
+
+
+def _code(text: str) -> str:
+    """A description's `names` as code, the rest escaped."""
+    parts = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _finding(finding: Finding, document: str) -> str:
+    e = html.escape
+    return (f'<a class="finding" href="{e(finding.link(document))}" '
+            f'title="{e(finding.id)}. {e(finding.title)}">{e(finding.id)}</a>')
+
+
+def _html_cell(cell: Cell, out: Path, document: str) -> str:
+    e = html.escape
+    many = len(cell.reproducers) > 1
+    links = [f'<a href="{e(_link(p, out))}">reproducer{f" {i}" if many else ""}</a>'
+             for i, p in enumerate(cell.reproducers, start=1)]
+    links += [_finding(f, document) for f in cell.findings]
+    if cell.kind == "unclassified":
+        note = cell.unclassified_note
+        links.append(f'<i class="unclassified" title="{e(note)}">unclassified</i>')
+    head = " ".join([f"<b>{e(cell.words)}</b>", *links])
+    shown = (f"<details><summary>{head}</summary><small>{e(cell.detail)}</small></details>"
+             if cell.verdict and cell.outcome != "passed" and cell.detail else head)
+    return (f'<td class="cell {cell.outcome}" data-outcome="{cell.outcome}" '
+            f'title="{e(cell.detail)}">{shown}</td>')
+
+
+def _html_property(row: Row, first: bool) -> str:
+    e = html.escape
+    name = e(row.property.function + row.property.parameter).replace("_", "_<wbr>")
+    described = (f"<small>{_code(row.property.description)}</small>"
+                 if first and row.property.description else "")
+    return f'<td class="property" title="{e(row.property.nodeid)}"><code>{name}</code>' \
+           f"{described}</td>"
+
+
+def _html_rows(rows: list[Row], out: Path, document: str) -> list[str]:
+    return [f"<tr>{_html_property(row, first)}"
+            + "".join(_html_cell(cell, out, document) for cell in row.cells) + "</tr>"
+            for row, first in zip(rows, first_of_its_property(rows))]
+
+
+def _family_id(family: str) -> str:
+    return "family-" + re.sub(r"[^a-z0-9]+", "-", family.lower()).strip("-")
+
+
+def _html_table(matrix: Matrix, body: list[str]) -> str:
+    e = html.escape
+    head = "".join(f'<th class="sut" title="{e(s.description)}">{e(s.name)}'
+                   f"<small>{e(s.short_version)}</small></th>" for s in matrix.systems)
+    return ('<table class="matrix"><colgroup><col class="property">'
+            + "<col>" * len(matrix.systems) + "</colgroup>"
+            f"<thead><tr><th>property</th>{head}</tr></thead>\n<tbody>\n"
+            + "\n".join(body) + "\n</tbody></table>\n")
+
+
+def _html_summary(matrix: Matrix, document: str) -> str:
+    e = html.escape
+    counted, head = _summary_head(matrix)
+    rows = []
+    for i, s in enumerate(matrix.systems):
+        tally = matrix.tally(i)
+        cells = [f'<th class="system" title="{e(s.description)}">{e(s.name)} '
+                 f"<small>{e(s.version)}</small></th>"]
+        cells += [f'<td class="count{" zero" * (not tally[c])}" data-sut="{i + 1}" '
+                  f'data-outcome="{c}">{tally[c]}</td>' for c in counted]
+        if matrix.classified:
+            cells.append("<td>" + (", ".join(_finding(f, document) for f in matrix.findings(i))
+                                   or "none") + "</td>")
+        cells.append(f"<td><small>{e(', '.join(s.unsupported) or 'nothing')}</small></td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head_row = "".join(f"<th>{e(h)}</th>" for h in head)
+    return f'<table id="summary"><tr>{head_row}</tr>\n' + "\n".join(rows) + "</table>\n"
+
+
+def _html_findings(matrix: Matrix, document: str) -> str:
+    e = html.escape
+    shown = matrix.shown()
+    if not shown:
+        return ""
+    items = "".join(f"<li>{_finding(f, document)} ({e(f.sut)}): {e(f.title)}; in "
+                    f"{plural(n, 'cell')}</li>" for f, n in shown.items())
+    return f"<h2>Findings shown</h2>\n<ul>{items}</ul>\n"
+
+
+def _html_groups(matrix: Matrix, groups: list[tuple[str, list[Row]]], out: Path,
+                 document: str, anchored: bool) -> list[str]:
+    """Each family's heading row (with an anchor in the full matrix), then its rows."""
+    body = []
+    for family, rows in groups:
+        failing = sum(row.wrong for row in rows)
+        note = plural(len(rows), "property", "properties") + (
+            f", {failing} with a failure" if failing and anchored else "")
+        anchor = f' id="{_family_id(family)}"' if anchored else ""
+        body.append(f'<tr class="family"{anchor}><th colspan="{len(matrix.systems) + 1}">'
+                    f"{html.escape(family)}<small>{note}</small></th></tr>")
+        body += _html_rows(rows, out, document)
+    return body
 
 
 def page(columns: dict[str, list[Verdict]], out: Path, profile: str,
          known: Known | None = None, document: str = "") -> str:
     e = html.escape
-    names = list(columns)
-    by_sut = [{v.nodeid: v for v in verdicts} for verdicts in columns.values()]
-    head = "".join(f"<th>SUT {i + 1}<small>{e(name)}</small></th>" for i, name in enumerate(names))
-    rows = []
-    for nodeid in _rows(columns):
-        cells = []
-        for name, verdicts in zip(names, by_sut):
-            verdict = verdicts.get(nodeid)
-            words, detail = _cell_text(verdict)
-            outcome = verdict.outcome if verdict else "none"
-            links = "".join(f' <a href="{e(_link(p, out))}">reproducer</a>'
-                            for p in (verdict.reproducers if verdict else []))
-            found = known.get(name, {}).get(nodeid) if known is not None else None
-            kind = _explained(verdict, found)
-            if kind and found.findings:
-                links += " finding " + ", ".join(
-                    f'<a class="finding" href="{e(f.link(document))}">{e(f.id)}</a>'
-                    for f in found.findings)
-            if kind == "unclassified":
-                links += (' <i class="unclassified">unclassified</i>'
-                          + e(_unclassified_note(found)))
-            cells.append(f'<td class="cell" data-outcome="{outcome}" '
-                         f'style="background:{COLOURS.get(outcome, "#fff")}">'
-                         f"<b>{e(words)}</b>{links}<small>{e(detail)}</small></td>")
-        rows.append(f'<tr><td class="property">{e(nodeid.split("/", 1)[-1])}</td>'
-                    + "".join(cells) + "</tr>")
-    totals = [counts(verdicts) for verdicts in columns.values()]
-    count_rows = "".join(
-        f"<tr><th>{outcome}</th>" + "".join(
-            f'<td class="count" data-sut="{i + 1}" data-outcome="{outcome}">{c[outcome]}</td>'
-            for i, c in enumerate(totals)) + "</tr>"
-        for outcome in OUTCOMES)
-    if known is not None:
-        count_rows += "".join(
-            f"<tr><th>{kind}</th>" + "".join(
-                f'<td class="count" data-sut="{i + 1}" data-outcome="{kind}">{c[kind]}</td>'
-                for i, c in enumerate(_kinds(columns, known))) + "</tr>"
-            for kind in KINDS)
-    legend = "" if known is None else (
-        f'<p><i>known</i>: each failure in the cell shows a finding of <a href="{e(document)}">'
-        "the findings</a>; <i>unclassified</i>: one shows none, so it needs a look.</p>\n")
+    matrix = Matrix(columns, known)
+    legend = "" if not matrix.classified else (
+        "<p><small>" + e(LEGEND).replace("*known*", "<i>known</i>")
+        .replace("*unclassified*", "<i>unclassified</i>")
+        .replace("the findings", f'<a href="{e(document)}">the findings</a>')
+        + "</small></p>\n")
+    nav = " ".join(f'<a href="#{_family_id(f)}">{e(f)}</a>' for f, _ in matrix.groups())
+    differing = matrix.groups(matrix.differing())
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>jaxcheck conformance"
             f"</title><style>{_STYLE}</style></head><body>\n<h1>Conformance matrix</h1>\n"
-            f"<p>Profile <code>{e(profile)}</code>, {time.strftime('%Y-%m-%d %H:%M')}.</p>\n"
-            f"<table><tr><th>property</th>{head}</tr>\n" + "\n".join(rows) + "</table>\n"
-            f"<h2>Counts</h2>\n<table id=\"counts\"><tr><th>verdict</th>{head}</tr>"
-            f"{count_rows}</table>\n{legend}</body></html>\n")
+            f"<p>Profile <code>{e(profile)}</code>, {time.strftime('%Y-%m-%d %H:%M')}: "
+            f"{plural(len(matrix.systems), 'system')}, "
+            f"{plural(len(matrix.rows), 'property', 'properties')}."
+            f' <a href="#differ">{DIFFER}</a> · <a href="#all">All properties</a></p>\n'
+            + _html_summary(matrix, document) + legend
+            + f'<h2 id="differ">{DIFFER}</h2>\n<p>{e(_differ_intro(matrix))}</p>\n'
+            + (_html_table(matrix, _html_groups(matrix, differing, out, document, False))
+               if differing else "")
+            + f'<h2 id="all">All properties</h2>\n<nav>{nav}</nav>\n'
+            + _html_table(matrix, _html_groups(matrix, matrix.groups(), out, document, True))
+            + _html_findings(matrix, document) + "</body></html>\n")
 
 
 def write(columns: dict[str, list[Verdict]], out: Path, profile: str,

@@ -112,6 +112,7 @@ MODES = {"value": ((), False, _value), "jvp": (("jvp",), False, _jvp),
 @pytest.mark.parametrize("op", list(OPS))
 @given(data=st.data())
 def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabulary, op, data):
+    """Each operation alone, at every operand-rank combination, in every mode up to second order."""
     if op not in vocabulary.operations:
         pytest.skip(f"{sut.name} declares {op} unsupported (__sut_unsupported__)")
     checks = [check for features, reverse, check in MODES.values()
@@ -128,6 +129,7 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
 @pytest.mark.parametrize("construct", CONSTRUCTS)
 @given(data=st.data())
 def test_each_construct_under_every_mode(sut, reference, vocabulary, construct, data):
+    """Each construct alone (a loop, cond, scan, closure, inner transformation) in every mode."""
     if construct not in vocabulary.ops:
         pytest.skip(f"{sut.name} declares {construct} unsupported (__sut_unsupported__)")
     reverse = construct in vocabulary.reverse_ops

@@ -45,6 +45,7 @@ def _skip_unless_followed(sut, row):
 @pytest.mark.parametrize("name", list(CONVENTIONS))
 @given(data=st.data())
 def test_derivative_at_a_kink_follows_the_convention(sut, reference, name, mode, data):
+    """At a kink or domain edge, value and derivative are the contract's, NaN and inf included."""
     row = CONVENTIONS[name]
     _skip_unless_followed(sut, row)
     inputs = data.draw(st.composite(row.inputs)(), label="inputs")

@@ -31,6 +31,7 @@ def record_works():
 @pytest.mark.needs("make_jaxpr", "grad", "jvp")
 @given(data=st.data())
 def test_grad_and_jvp_work_within_constant_factors_of_f(sut, vocabulary, data, record_works):
+    """grad and jvp of a drawn program stage within a constant factor of the program's work."""
     case = data.draw(program_cases(vocabulary, reverse=True), label="case")
     cost.check_constant_factors(sut, case, record=record_works)
 
@@ -38,12 +39,14 @@ def test_grad_and_jvp_work_within_constant_factors_of_f(sut, vocabulary, data, r
 @pytest.mark.needs("make_jaxpr", "grad")
 @pytest.mark.parametrize("family", GROWTH_FAMILIES)
 def test_grad_work_grows_linearly(sut, family):
+    """The work grad stages (make_jaxpr's equations) grows linearly with the program."""
     cost.assert_linear_growth(cost.growth(sut, family), GROWTH_LINEAR, sut.name)
 
 
 @pytest.mark.needs("grad")
 @pytest.mark.parametrize("family", GROWTH_FAMILIES)
 def test_grad_time_grows_linearly_without_make_jaxpr(sut, family):
+    """Without make_jaxpr, the time grad takes grows linearly with the program."""
     if sut.supports("make_jaxpr"):
         pytest.skip(f"{sut.name} has make_jaxpr: test_grad_work_grows_linearly counts its "
                     "work exactly, so the timing fallback is not needed")
@@ -53,6 +56,7 @@ def test_grad_time_grows_linearly_without_make_jaxpr(sut, family):
 
 @pytest.mark.needs("make_jaxpr")
 def test_staging_is_linear_in_program_length(sut):
+    """Staging a program with make_jaxpr costs Python calls and equations linear in its length."""
     result = cost.tracing_growth(sut, TRACING_N)
     cost.assert_linear_growth(result, GROWTH_LINEAR, sut.name)
     equations = result.forward[1] / result.forward[0]

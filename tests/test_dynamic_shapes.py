@@ -56,6 +56,7 @@ def _concrete(sut, exp: Experiment) -> tuple:
 
 @given(data=st.data())
 def test_staged_once_equals_staged_at_each_size(sut, vocabulary, data):
+    """A program staged once with dimension variables equals jit's staging at each size."""
     case = data.draw(symbolic_cases(vocabulary), label="case")
     exp = _experiment(case, staged(case, "value", case.shapes_at),
                       "f exported with symbolic dimensions, called at each size",
@@ -67,6 +68,7 @@ def test_staged_once_equals_staged_at_each_size(sut, vocabulary, data):
 
 @given(data=st.data())
 def test_staged_types_carry_the_dimension_variables_and_f_runs_once(sut, vocabulary, data):
+    """The symbolic staging's types carry the dimension variables, and f's Python runs once."""
     case = data.draw(symbolic_cases(vocabulary), label="case")
     exp = _experiment(case, staged(case, "value", case.shapes_at, report="types"),
                       "the exported program's types (-1: symbolic) and runs of f",
@@ -83,6 +85,7 @@ def test_staged_types_carry_the_dimension_variables_and_f_runs_once(sut, vocabul
 @given(data=st.data())
 def test_transformations_of_the_symbolic_staging_equal_the_concrete_ones(
         sut, vocabulary, data, transform):
+    """jvp, grad and vmap staged with dimension variables equal their stagings at each size."""
     if not sut.supports(transform):
         pytest.skip(f"{sut.name} declares {transform} unsupported (__sut_unsupported__)")
     case = data.draw(symbolic_cases(vocabulary, reverse=transform == "grad"), label="case")
@@ -105,6 +108,7 @@ def test_transformations_of_the_symbolic_staging_equal_the_concrete_ones(
 
 @given(data=st.data())
 def test_mixing_two_dimension_variables_is_refused_at_staging(sut, vocabulary, data):
+    """Adding arrays whose sizes are two different dimension variables is refused when staged."""
     case = data.draw(symbolic_cases(vocabulary), label="case")
     control = _experiment(case, refused(case, "same"), "f on two copies, one set of "
                                                        "variables", {})
@@ -118,6 +122,7 @@ def test_mixing_two_dimension_variables_is_refused_at_staging(sut, vocabulary, d
 @pytest.mark.parametrize("how", ["zero", "mismatch", "int"])
 @given(data=st.data())
 def test_a_size_the_specs_refuse_is_bad_input(sut, vocabulary, data, how):
+    """A size the specs refuse (0, one that breaks a dimension, a Python loop bound) raises."""
     case = data.draw(symbolic_cases(vocabulary), label="case")
     first = case.used
     sizes = {**case.sizes[0], first: 0} if how == "zero" else case.sizes[0]

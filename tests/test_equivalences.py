@@ -33,6 +33,7 @@ from tests.test_stacks import supported_layers
 
 @given(data=st.data())
 def test_rewritten_program_agrees_under_every_transformation(sut, reference, vocabulary, data):
+    """A program and its rewrite into an equal one agree under a drawn stack of transformations."""
     kinds = supported_layers(sut)
     plain = any(not stacks.LAYERS[k].derivative for k in kinds)
     stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary), kinds=kinds,

@@ -43,6 +43,7 @@ TRANSFORMS = ("eager", "jit", "grad", "vmap", "jvp", "vjp")
 
 @given(data=st.data())
 def test_shape_mismatch_raises(sut, vocabulary, data):
+    """Adding arrays whose shapes do not broadcast raises, eagerly or under a transformation."""
     drawn = data.draw(mismatch_cases(vocabulary), label="drawn")
     transform = data.draw(supported(sut, TRANSFORMS), label="transformation")
     program, args, good, bad = drawn
@@ -66,6 +67,7 @@ def test_shape_mismatch_raises(sut, vocabulary, data):
 @pytest.mark.needs("grad")
 @given(data=st.data())
 def test_grad_of_a_non_scalar_output_raises(sut, vocabulary, data):
+    """grad of a function whose output is not a scalar raises, eagerly or under jit."""
     drawn = data.draw(non_scalar_cases(vocabulary), label="drawn")
     case, argnums = drawn
     outer = data.draw(supported(sut, ("eager", "jit")), label="around grad")
@@ -86,6 +88,7 @@ def test_grad_of_a_non_scalar_output_raises(sut, vocabulary, data):
 @pytest.mark.needs("leak_check")
 @given(data=st.data())
 def test_a_leaked_tracer_raises_when_used(sut, vocabulary, data):
+    """A tracer leaked out of a transformation raises when it is used after that returned."""
     drawn = data.draw(leak_cases(vocabulary), label="drawn")
     staging = [t for t in TRANSFORMS[1:] if t != "jit" or sut.supports("jit_staging")]
     transform = data.draw(supported(sut, staging), label="transformation")

@@ -11,6 +11,7 @@ from strategies.cases import grad_cases, vjp_cases
 @pytest.mark.needs("grad")
 @given(data=st.data())
 def test_grad_matches_finite_differences_and_reference(sut, reference, vocabulary, data):
+    """grad of a drawn program matches central finite differences and the reference."""
     case, argnums, weights, along = data.draw(grad_cases(vocabulary), label="drawn")
     check_grad(sut, reference, case, argnums, weights, along)
 
@@ -18,6 +19,7 @@ def test_grad_matches_finite_differences_and_reference(sut, reference, vocabular
 @pytest.mark.needs("vjp")
 @given(data=st.data())
 def test_vjp_matches_finite_differences_and_reference(sut, reference, vocabulary, data):
+    """vjp of a drawn program matches central finite differences and the reference."""
     case, cotangents, along = data.draw(vjp_cases(vocabulary), label="drawn")
     check_vjp(sut, reference, case, cotangents, along)
 

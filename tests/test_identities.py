@@ -37,6 +37,7 @@ from strategies.wrappers import named
 @pytest.mark.needs("jvp", "vjp")
 @given(data=st.data())
 def test_jvp_and_vjp_are_adjoint(sut, vocabulary, data):
+    """jvp and vjp are adjoint: <u, J t> equals <J^T u, t>."""
     drawn = data.draw(adjoint_cases(vocabulary), label="drawn")
     case, tangents, cotangents = drawn
     inputs = named("x", case.args) | named("t", tangents) | named("u", cotangents)
@@ -51,6 +52,7 @@ def test_jvp_and_vjp_are_adjoint(sut, vocabulary, data):
 @pytest.mark.needs("jvp")
 @given(data=st.data())
 def test_jvp_is_linear_in_the_tangent(sut, vocabulary, data):
+    """jvp is linear in the tangent: jvp along a t + b s is a jvp along t plus b jvp along s."""
     drawn = data.draw(linearity_cases(vocabulary), label="drawn")
     case, t, s, a, b = drawn
     magnitude = linearity_magnitude(case, t, s, a, b)
@@ -66,6 +68,7 @@ def test_jvp_is_linear_in_the_tangent(sut, vocabulary, data):
 @pytest.mark.needs("jvp", "grad")
 @given(data=st.data())
 def test_hessian_of_loss_is_symmetric(sut, vocabulary, data):
+    """The Hessian of a loss, by jvp of grad, is symmetric: <p, H q> equals <q, H p>."""
     drawn = data.draw(hessian_cases(vocabulary), label="drawn")
     case, weights, p, q = drawn
     p_h_q, q_h_p = wrappers.hessian_sides(case.program)
@@ -80,6 +83,7 @@ def test_hessian_of_loss_is_symmetric(sut, vocabulary, data):
 @pytest.mark.needs("vmap", "grad")
 @given(data=st.data())
 def test_vmap_of_grad_is_grad_per_example(sut, vocabulary, data):
+    """vmap of grad equals grad on each example, stacked."""
     drawn = data.draw(vmap_grad_cases(vocabulary), label="drawn")
     case, nums, weights, in_axes, out_axes, batched = drawn
     batched_side, looped = wrappers.vmap_grad_sides(case.program, nums, in_axes, out_axes,
@@ -96,6 +100,7 @@ def test_vmap_of_grad_is_grad_per_example(sut, vocabulary, data):
 @pytest.mark.needs("grad", "vjp")
 @given(data=st.data())
 def test_grad_is_vjp_of_unit_cotangent(sut, vocabulary, data):
+    """grad of a loss equals its vjp pulled back from the cotangent 1.0."""
     drawn = data.draw(grad_vjp_cases(vocabulary), label="drawn")
     case, nums, weights = drawn
     by_grad, by_vjp = wrappers.grad_vjp_sides(case.program, nums)
@@ -113,6 +118,7 @@ TRANSFORMS = ("jvp", "grad", "vjp", "vmap")
                                        for t in TRANSFORMS])
 @given(data=st.data())
 def test_jit_commutes_with(sut, vocabulary, transform, data):
+    """jit commutes with the transformation T: jit(T(f)) equals T(jit(f))."""
     case, inputs, constants, options = data.draw(commute_cases(vocabulary, transform),
                                                  label=transform)
     outside, inside = wrappers.jit_commute_sides(case.program, transform, **options)

@@ -18,12 +18,14 @@ from strategies.evaluation import evaluate
 @pytest.mark.needs("jit")
 @given(data=st.data())
 def test_jit_matches_eager_and_numpy(sut, vocabulary, data):
+    """jit(f) equals f run eagerly on the SUT, and NumPy float64."""
     check_jit(sut, data.draw(program_cases(vocabulary), label="case"))
 
 
 @pytest.mark.needs("jit")
 @given(data=st.data())
 def test_jit_retraces_for_a_new_shape(sut, vocabulary, data):
+    """One jit(f) called on two shapes gives the right value at each."""
     drawn = data.draw(two_shape_cases(vocabulary), label="drawn")
     case, bigger = drawn
     exp = case_experiment(case, wrappers.jit_two_shapes(case.program), "one jit(f) on two shapes",
@@ -35,6 +37,7 @@ def test_jit_retraces_for_a_new_shape(sut, vocabulary, data):
 @pytest.mark.needs("jit")
 @given(data=st.data(), ks=st.sampled_from([(2.0, 3.0), (-1.0, 0.5)]))
 def test_jit_retraces_for_a_new_static_argument(sut, vocabulary, data, ks):
+    """One jit(f) with a static argument gives the right value for each of two of its values."""
     case = data.draw(program_cases(vocabulary), label="case")
     eager = case_experiment(case, wrappers.eager_static(case.program, ks), "eager")
     expected = tuple(np.asarray(v) for v in verify_returns(sut, eager, "f eagerly with each k"))

@@ -11,5 +11,6 @@ from strategies.cases import jvp_cases
 @pytest.mark.needs("jvp")
 @given(data=st.data())
 def test_jvp_matches_finite_differences_and_reference(sut, reference, vocabulary, data):
+    """jvp of a drawn program matches its value, central finite differences and the reference."""
     case, tangents = data.draw(jvp_cases(vocabulary), label="drawn")
     check_jvp(sut, reference, case, tangents)

@@ -25,6 +25,7 @@ LONG = dict(min_eqns=100, max_eqns=200, chain=True)
 @pytest.mark.needs("jvp")
 @given(data=st.data())
 def test_jvp_of_long_programs(sut, reference, vocabulary, data):
+    """jvp of a chain of 100-200 equations matches finite differences and the reference."""
     drawn = data.draw(jvp_cases(vocabulary, **LONG), label="drawn")
     check_jvp(sut, reference, *drawn)
 
@@ -33,6 +34,7 @@ def test_jvp_of_long_programs(sut, reference, vocabulary, data):
 @pytest.mark.needs("grad")
 @given(data=st.data())
 def test_grad_of_long_programs(sut, reference, vocabulary, data):
+    """grad of a chain of 100-200 equations matches finite differences and the reference."""
     drawn = data.draw(grad_cases(vocabulary, **LONG), label="drawn")
     check_grad(sut, reference, *drawn)
 
@@ -41,5 +43,6 @@ def test_grad_of_long_programs(sut, reference, vocabulary, data):
 @pytest.mark.needs("grad")
 @given(data=st.data())
 def test_grad_of_heavily_shared_programs(sut, reference, vocabulary, data):
+    """grad of a long chain whose early result feeds half its operations matches too."""
     drawn = data.draw(grad_cases(vocabulary, **LONG, sharing=True), label="drawn")
     check_grad(sut, reference, *drawn)

@@ -41,6 +41,7 @@ def _experiment(case, wrapper, title, **kwargs):
 @pytest.mark.needs("jvp")
 @given(data=st.data())
 def test_jvp_follows_python_control_flow(sut, reference, vocabulary, data):
+    """jvp through a Python `if` or `for` on concrete values is the path's derivative."""
     drawn = data.draw(jvp_control_cases(vocabulary), label="drawn")
     case, tangents = drawn
     exp = _experiment(case, wrappers.jvp(case.program), "jvp(f, x, t)",
@@ -54,6 +55,7 @@ def test_jvp_follows_python_control_flow(sut, reference, vocabulary, data):
 @pytest.mark.needs("grad")
 @given(data=st.data())
 def test_grad_follows_python_control_flow(sut, reference, vocabulary, data):
+    """grad through a Python `if` or `for` on concrete values is the path's derivative."""
     drawn = data.draw(grad_control_cases(vocabulary), label="drawn")
     case, argnums, weights, along, full = drawn
     verify_grad(sut, reference, case, argnums, weights, along, path_derivative(case, full),
@@ -64,6 +66,7 @@ def test_grad_follows_python_control_flow(sut, reference, vocabulary, data):
 @pytest.mark.needs("vjp")
 @given(data=st.data())
 def test_vjp_follows_python_control_flow(sut, reference, vocabulary, data):
+    """vjp through a Python `if` or `for` on concrete values is the path's derivative."""
     drawn = data.draw(vjp_control_cases(vocabulary), label="drawn")
     case, cotangents, along = drawn
     verify_vjp(sut, reference, case, cotangents, along, path_derivative(case, along),
@@ -74,6 +77,7 @@ def test_vjp_follows_python_control_flow(sut, reference, vocabulary, data):
 @pytest.mark.needs("vmap")
 @given(data=st.data())
 def test_vmap_branches_on_an_unbatched_value(sut, reference, vocabulary, data):
+    """vmap of f that branches in Python on an unbatched value equals a loop over the batch."""
     drawn = data.draw(vmap_control_cases(vocabulary), label="drawn")
     case, in_axes, out_axes, batched = drawn
     exp = _experiment(case, wrappers.vmap(case.program, in_axes, out_axes),

@@ -27,6 +27,7 @@ TRANSFORMS = ("value", "jit", "jvp", "vjp", "grad")
 @given(data=st.data())
 def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference, vocabulary,
                                                                   data):
+    """Each transformation of f on tuples, lists and dicts equals that of f unpacked."""
     supported = tuple(t for t in TRANSFORMS if t == "value" or sut.supports(t))
     drawn = data.draw(transformed_packed_cases(vocabulary, supported), label="drawn")
     packed, transform, inputs, constants, argnums, flat_argnums = drawn
@@ -42,6 +43,7 @@ def test_pytree_arguments_and_results_match_the_unpacked_program(sut, reference,
 @pytest.mark.needs("vmap")
 @given(data=st.data())
 def test_vmap_over_pytrees_with_prefix_in_axes(sut, reference, vocabulary, data):
+    """vmap over packed arguments, in_axes a prefix tree of them, equals vmap of f unpacked."""
     drawn = data.draw(vmap_packed_cases(vocabulary), label="drawn")
     packed, axes, in_axes, out_axes, batched = drawn
     case = packed.case

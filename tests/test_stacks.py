@@ -33,6 +33,7 @@ def supported_layers(sut) -> tuple[str, ...]:
 
 @given(data=st.data())
 def test_stack_layers_match_their_meaning_and_reference(sut, reference, vocabulary, data):
+    """Each layer of a drawn stack of up to three transformations matches its own meaning."""
     kinds = supported_layers(sut)
     plain = any(not stacks.LAYERS[k].derivative for k in kinds)
     stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary), kinds=kinds,

@@ -21,6 +21,7 @@ from strategies.program import programs
 
 @given(data=st.data())
 def test_value_matches_numpy_and_reference(sut, reference, vocabulary, data):
+    """The value of a drawn program equals NumPy float64 and the reference."""
     check_value(sut, reference, data.draw(program_cases(vocabulary), label="case"))
 
 
@@ -31,7 +32,9 @@ SUMMING = frozenset({"sum", "matmul", "dot"})
 
 @given(data=st.data())
 def test_each_operation_alone_is_accurate_to_float64(sut, vocabulary, data):
-    """Every operation in each example, each in a program of its own: drawn from all
+    """Each operation alone, in a program of one equation, is accurate to float64.
+
+    Every operation in each example, each in a program of its own: drawn from all
     operations at once, `programs` gave `add` 43% of 60 examples and `exp` none."""
     for op in vocabulary.operations:
         if op in SUMMING:

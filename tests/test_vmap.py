@@ -15,5 +15,6 @@ from strategies.cases import vmap_cases
 @pytest.mark.needs("vmap")
 @given(data=st.data())
 def test_vmap_matches_loop_and_stack(sut, vocabulary, data):
+    """vmap equals a loop over the batch, stacked along out_axes."""
     drawn = data.draw(vmap_cases(vocabulary), label="drawn")
     check_vmap(sut, *drawn)
