@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from jaxcheck import properties
 from jaxcheck.findings import EXPLAINABLE, Finding, Recognised
 from jaxcheck.properties import Property
-from jaxcheck.runner import Verdict
+from jaxcheck.runner import OUTCOMES, Verdict
 
-OUTCOMES = ("passed", "failed", "crashed", "hung", "skipped", "interrupted", "error")
 # The outcomes the summary shows even at zero; the others only where some system has one.
 ALWAYS = OUTCOMES[:5]
 # The outcomes that put a row among those "where the systems differ": a pass and a

@@ -18,8 +18,7 @@ import reprlib
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 
-from jaxcheck.report import OUTCOMES
-from jaxcheck.runner import Verdict
+from jaxcheck.runner import OUTCOMES, Verdict
 
 
 class RecordError(ValueError):
@@ -51,7 +50,14 @@ def write(path: Path, columns: Column | list[Column]) -> Path:
     base = path.parent.resolve()
     data = (columns.as_json(base) if isinstance(columns, Column)
             else [c.as_json(base) for c in columns])
-    path.write_text(json.dumps(data, indent=1))
+    # Whole or not at all: the record is rewritten as a run goes, and a reader (or
+    # an interruption) must never meet half of it.
+    staging = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        staging.write_text(json.dumps(data, indent=1))
+        os.replace(staging, path)
+    finally:
+        staging.unlink(missing_ok=True)
     return path
 
 

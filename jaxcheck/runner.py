@@ -87,12 +87,18 @@ class RunOptions:
     max_shrinks: int | None = None  # successful shrinks before a failure is reported
 
 
+# Every outcome a property can have, in the order a summary counts them:
+# `interrupted` where the run was stopped before it ended, `error` never the
+# SUT's doing (kept so older records read).
+OUTCOMES = ("passed", "failed", "crashed", "hung", "skipped", "interrupted", "error")
+
+
 @dataclass
 class Verdict:
     """One property's result on one SUT."""
 
     nodeid: str
-    outcome: str  # passed failed skipped crashed hung interrupted error
+    outcome: str  # one of OUTCOMES
     examples: int | None = None
     seconds: float = 0.0
     reason: str = ""
