@@ -68,6 +68,14 @@ def sut_timeout(text: str) -> float:
     return value
 
 
+def shard(text: str) -> tuple[int, int]:
+    """--shard K/N: the K-th of N shares of the properties, counted from 1."""
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise Refused(f"expected K/N with 1 <= K <= N, such as 2/4, got {text!r}")
+    return int(index), int(count)
+
+
 def selection(text: str) -> str:
     """--only: a pytest -k expression; an empty one would select every property."""
     if not text.strip():

@@ -27,7 +27,7 @@ from pathlib import Path
 from jaxcheck import arguments, findings, interrupt, probe, profiles, record, replay, report, table
 from jaxcheck.database import DEFAULT_DB, DatabaseError, check_usable
 from jaxcheck.places import PlaceError, new_run_dir, writable_directory
-from jaxcheck.runner import Run, RunError, RunOptions, Verdict, collect, end_all, run
+from jaxcheck.runner import Run, RunError, RunOptions, Verdict, collect, end_all, run, shard
 from oracles.reproducer import DIRECTORY
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name
 
@@ -83,6 +83,10 @@ def parser() -> argparse.ArgumentParser:
                        help="Hypothesis profile (default ci: 60 derandomized examples each)")
     check.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                        help=f"where reproducers and logs go (default {DIRECTORY}/)")
+    check.add_argument("--shard", type=arguments.shard, metavar="K/N",
+                       help="run the K-th of N shares of the properties (every N-th in "
+                            "collection order), for N machines; `report --from` the N "
+                            "verdicts.json draws them as one column")
     check.add_argument("--max-shrinks", type=arguments.whole_number, metavar="N",
                        help="report a failure after N successful shrinks (default: shrink "
                             "until nothing smaller fails): a quicker, larger reproducer")
@@ -176,7 +180,8 @@ def _header(command: str, options: RunOptions, described: list[str], count: int,
           f"{table.relative(str(run_dir))}/", flush=True)
 
 
-def _recorder(run_dir: Path, options: RunOptions, described: list[str]):
+def _recorder(run_dir: Path, options: RunOptions, described: list[str],
+              shard: str | None = None):
     """What keeps the run's record on disk as verdicts come (and failures are found),
     so an interruption at any moment leaves it; a record that cannot be written is
     jaxcheck's trouble, said once, and never the SUT's."""
@@ -186,7 +191,7 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str]):
     def keep(verdicts: list[Verdict]) -> Path | None:
         try:
             return record.write(path, record.Column(options.sut, described[0],
-                                                    options.profile, verdicts))
+                                                    options.profile, verdicts, shard))
         except OSError as exc:
             if not told:
                 told.append(exc)
@@ -216,9 +221,15 @@ def _status(found: Run) -> int:
 def check(args) -> int:
     options, described = _options(args, args.sut, args.out, max_shrinks=args.max_shrinks)
     nodeids = collect(options, args.only)
+    if args.shard:
+        everything = len(nodeids)
+        nodeids = shard(nodeids, *args.shard)
+        print(f"jaxcheck check: shard {args.shard[0]}/{args.shard[1]}: {len(nodeids)} of "
+              f"{everything} properties", flush=True)
     run_dir = new_run_dir(options.out, "check", args.sut)
     _header("check", options, described, len(nodeids), run_dir)
-    keep = _recorder(run_dir, options, described)
+    keep = _recorder(run_dir, options, described,
+                     shard="/".join(map(str, args.shard)) if args.shard else None)
     status = _Status(time.time())
     found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
                 on_change=keep)
@@ -320,7 +331,7 @@ def report_command(args) -> int:
     _once("--from", args.runs, key=Path.resolve)
     try:
         known_findings = findings.read(args.findings) if args.findings else None
-        columns = [column for path in args.runs for column in record.read(path)]
+        columns = record.merged([column for path in args.runs for column in record.read(path)])
     except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
     described = [c.description for c in columns]

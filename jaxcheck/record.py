@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import reprlib
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
@@ -31,11 +32,13 @@ class Column:
     description: str  # how it described itself: name, version, what it declares
     profile: str
     verdicts: list[Verdict]
+    shard: str | None = None  # "K/N": the share of the properties it ran (check --shard)
 
     def as_json(self, base: Path) -> dict:
+        shard = {"shard": self.shard} if self.shard else {}
         return {"sut": self.sut, "description": self.description, "profile": self.profile,
-                "verdicts": [_paths(asdict(v), lambda p: os.path.relpath(p, base))
-                             for v in self.verdicts]}
+                **shard, "verdicts": [_paths(asdict(v), lambda p: os.path.relpath(p, base))
+                                      for v in self.verdicts]}
 
 
 def _paths(verdict: dict, move) -> dict:
@@ -121,7 +124,7 @@ def _column(data, path: Path, where: str) -> Column:
         raise RecordError(f"{where}: not a run's record (a column needs 'sut', 'profile' and "
                           "'verdicts'); give the verdicts.json a jaxcheck check, hunt or "
                           "report wrote")
-    for name in ("sut", "profile", "description"):  # description: null where none was kept
+    for name in ("sut", "profile", "description", "shard"):  # null where none was kept
         if data.get(name) is not None and not isinstance(data[name], str):
             raise RecordError(f"{where}: {name!r} must be a string, got "
                               f"{reprlib.repr(data[name])}")
@@ -135,8 +138,43 @@ def _column(data, path: Path, where: str) -> Column:
 
     verdicts = [_verdict(item, f"{where}: verdict {i}", found)
                 for i, item in enumerate(data["verdicts"])]
+    if data.get("shard") is not None and not _SHARD.fullmatch(data["shard"]):
+        raise RecordError(f"{where}: 'shard' must read K/N, got {reprlib.repr(data['shard'])}")
     return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
-                  verdicts)
+                  verdicts, data.get("shard"))
+
+
+_SHARD = re.compile(r"(\d+)/(\d+)")
+
+
+def merged(columns: list[Column]) -> list[Column]:
+    """The columns, the shards of one run (one SUT, as it described itself, and one
+    profile) joined into one column in the order of their shards; a shard given
+    twice, or shards of different counts, is an error, and a run missing shards
+    is said in the description."""
+    groups: dict[tuple, list[Column]] = {}
+    for column in columns:
+        key = (column.description, column.profile) if column.shard else id(column)
+        groups.setdefault(key, []).append(column)
+    joined = []
+    for group in groups.values():
+        if not group[0].shard:
+            joined += group
+            continue
+        shards = sorted((tuple(map(int, _SHARD.fullmatch(c.shard).groups())), c) for c in group)
+        counts = {count for (_, count), _ in shards}
+        indexes = [index for (index, _), _ in shards]
+        if len(counts) > 1 or len(set(indexes)) < len(indexes):
+            raise RecordError(f"the shards of {group[0].description} do not fit together "
+                              f"({', '.join(c.shard for _, c in shards)}): give each of "
+                              "K/N once, with one N")
+        (count,) = counts
+        missing = sorted(set(range(1, count + 1)) - set(indexes))
+        description = group[0].description + (
+            f" [shards {', '.join(map(str, missing))} of {count} missing]" if missing else "")
+        joined.append(Column(group[0].sut, description, group[0].profile,
+                             [v for _, c in shards for v in c.verdicts]))
+    return joined
 
 
 def read(path: Path) -> list[Column]:

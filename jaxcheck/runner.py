@@ -226,6 +226,15 @@ def collect(options: RunOptions, select: str | None = None) -> list[str]:
     return ids
 
 
+def shard(nodeids: list[str], index: int, count: int) -> list[str]:
+    """The `index`-th (from 1) of `count` shares of `nodeids`: every count-th property
+    in collection order.  The order is the same on every machine of one checkout,
+    so the shares never overlap and together are all; and a module's rows (a
+    parametrized property's, the per-operation cells) spread over every share, so
+    the shares take about equal time."""
+    return nodeids[index - 1::count]
+
+
 class Worker:
     """One child pytest process over a share of the properties, restarted after a
     crash or a hang with the properties it had not run."""
