@@ -23,17 +23,18 @@ failure found, and a pipe needs no disk.  In the worker directory it keeps:
 The child ends its own process group when the parent goes away (even by
 SIGKILL), so no child, and nothing an SUT started, outlives the command.
 
-In a hunt (`--jaxcheck-deadline`) each property gets an equal share of the
-time left when it starts.  When it is over, the next example that passes
-ends the property with `pytest.skip`, which Hypothesis re-raises at once
-(the only early stop it offers), and the plugin records the property as
-passed with its examples.  The skip comes after an example, never before
-one: an example that draws nothing where earlier ones drew is, to
-Hypothesis, flaky data generation.  A property that has failed is never
-stopped: its shrinking runs to the end.  The hunt's profile adds the
-example database (`--jaxcheck-db`, jaxcheck/database.py) to the profile
-chosen, so a failure found anywhere is replayed first; a database that
-fails is jaxcheck's trouble, reported, never the SUT's.
+Under a deadline (`--jaxcheck-deadline`: a hunt, or `check --quick`) each
+property gets an equal share of the time left when it starts. When it is
+over, the next example that passes ends the property with `pytest.skip`,
+which Hypothesis re-raises at once (the only early stop it offers), and the
+plugin records the property as passed with its examples. The skip comes
+after an example, never before one: an example that draws nothing where
+earlier ones drew is, to Hypothesis, flaky data generation. A property that
+has failed is never stopped: its shrinking runs to the end. A hunt
+(`--jaxcheck-fresh`) lifts the profile's example budget, and its profile
+adds the example database (`--jaxcheck-db`, jaxcheck/database.py) to the
+profile chosen, so a failure found anywhere is replayed first; a database
+that fails is jaxcheck's trouble, reported, never the SUT's.
 """
 
 from __future__ import annotations
@@ -92,6 +93,9 @@ def pytest_addoption(parser):
                     help="the pipe to the parent (jaxcheck/channel.py)")
     group.addoption("--jaxcheck-deadline", type=float, metavar="EPOCH",
                     help="hunt until this time (seconds since the epoch)")
+    group.addoption("--jaxcheck-fresh", action="store_true",
+                    help="draw fresh examples until the deadline (a hunt): the profile's "
+                         "example budget is lifted")
     group.addoption("--jaxcheck-db", metavar="PATH|URL", help="the hunt's example database")
 
 
@@ -301,7 +305,7 @@ def pytest_configure(config):
     child = Child(directory, channel, out, config.getoption("--jaxcheck-deadline"))
     config.jaxcheck_sut = replace(config.jaxcheck_sut, in_flight=InFlight(
         directory / "inflight.py", call_script, on_trouble=child.trouble))
-    if child.deadline is not None:
+    if config.getoption("--jaxcheck-fresh"):
         hunt = {"max_examples": HUNT_EXAMPLES, "derandomize": False}
         db = config.getoption("--jaxcheck-db")
         if db:

@@ -34,6 +34,13 @@ from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FAILING = {"failed", "crashed", "hung", "error"}
 
+# check --quick: the properties share this many minutes (start-up, collection
+# and the shrinks past a slice take the rest of a five-minute round on 2 cores),
+# and a failure shrinks this many steps at most: a first look wants each bug
+# named, not minimal.
+QUICK_MINUTES = 4
+QUICK_SHRINKS = 20
+
 # A hunt's status line is redrawn this often on a terminal, and printed
 # this often into a log (where every line stays).
 STATUS_SECONDS = {True: 1.0, False: 30.0}
@@ -83,6 +90,12 @@ def parser() -> argparse.ArgumentParser:
                        help="Hypothesis profile (default ci: 60 derandomized examples each)")
     check.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                        help=f"where reproducers and logs go (default {DIRECTORY}/)")
+    check.add_argument("--quick", action="store_true",
+                       help=f"a first look at a new system in about {QUICK_MINUTES + 1} "
+                            "minutes: every property briefly (the triage profile, its share "
+                            f"of {QUICK_MINUTES} minutes each), every distinct bug of a "
+                            f"property, shrinks cut at {QUICK_SHRINKS}, and each kind of "
+                            "failure named once with what to declare")
     check.add_argument("--shard", type=arguments.shard, metavar="K/N",
                        help="run the K-th of N shares of the properties (every N-th in "
                             "collection order), for N machines; `report --from` the N "
@@ -219,7 +232,13 @@ def _status(found: Run) -> int:
 
 
 def check(args) -> int:
-    options, described = _options(args, args.sut, args.out, max_shrinks=args.max_shrinks)
+    quick = {}
+    if args.quick:
+        args.profile = "triage"
+        quick = {"deadline": time.time() + 60 * QUICK_MINUTES,
+                 "max_shrinks": args.max_shrinks or QUICK_SHRINKS}
+    options, described = _options(args, args.sut, args.out,
+                                  **{"max_shrinks": args.max_shrinks, **quick})
     nodeids = collect(options, args.only)
     if args.shard:
         everything = len(nodeids)
@@ -241,7 +260,7 @@ def hunt(args) -> int:
     check_usable(args.db)  # a bad --db is a usage error before any child starts
     start = time.time()
     options, described = _options(args, args.sut, args.out,
-                                  deadline=start + 60 * args.minutes, db=args.db)
+                                  deadline=start + 60 * args.minutes, fresh=True, db=args.db)
     nodeids = collect(options, args.only)
     run_dir = new_run_dir(options.out, "hunt", args.sut)
     _header(f"hunt ({args.minutes:g} min, database {args.db})", options, described,

@@ -1,6 +1,7 @@
 """The Hypothesis profiles of the suite, one home for pytest (conftest.py) and the command.
 
-`ci` is what tox and CI run, the same examples every time; `thorough` the
+`ci` is what tox and CI run, the same examples every time; `triage` a first
+look at a new system (`jaxcheck check --quick`); `thorough` the
 acceptance run (>= 2,000 examples per property); `dev` day to day (the
 default of plain pytest); `slow` adds the long programs (tests marked
 `slow` run only under it); `catch` is the meta-tests' budget to find each
@@ -37,6 +38,11 @@ PROFILES = {
     # (conftest lifts that for UNTIMED_SHRINKING; the count limit of 500
     # successful shrinks stays, and `--max-shrinks` lowers it).  Why,
     # measured: docs/benchmarks.md, "Time to find a bug".
+    # triage: a newcomer's first look at a new system (`check --quick`): a few
+    # examples of every property, the same every time, and every distinct bug of
+    # a property reported (a system with several bugs shows them in one round).
+    "triage": dict(max_examples=10, derandomize=True, database=None, print_blob=False,
+                   report_multiple_bugs=True),
     "catch": dict(max_examples=500, derandomize=True, database=None, print_blob=False,
                   report_multiple_bugs=False),
 }

@@ -74,7 +74,8 @@ LIVE_GROUPS: set[int] = set()
 class RunOptions:
     """How to run the properties: the SUT, its reference, the Hypothesis profile,
     the time limit of one SUT call, parallel workers, where reproducers go,
-    and for a hunt its deadline and example database."""
+    a deadline each property gets a share of the time to (a hunt, `check
+    --quick`), and for a hunt fresh examples and the example database."""
 
     sut: str
     reference: str = "auto"
@@ -83,6 +84,7 @@ class RunOptions:
     jobs: int = 1
     out: Path = Path(reproducer.DIRECTORY)
     deadline: float | None = None
+    fresh: bool = False  # draw fresh examples until the deadline (a hunt)
     db: str | None = None
     max_shrinks: int | None = None  # successful shrinks before a failure is reported
 
@@ -273,6 +275,8 @@ class Worker:
                 f"--jaxcheck-worker={self.directory}", f"--jaxcheck-channel={write_end}"]
         if self.options.deadline is not None:
             args.append(f"--jaxcheck-deadline={self.options.deadline}")
+        if self.options.fresh:
+            args.append("--jaxcheck-fresh")
         if self.options.db:
             args.append(f"--jaxcheck-db={self.options.db}")
         if self.options.max_shrinks is not None:

@@ -151,7 +151,7 @@ def groups(verdicts: list[Verdict]) -> str:
                 uses[kind] = uses[kind] & features if kind in uses else features
     if not kinds:
         return ""
-    lines = [f"\n{len(kinds)} distinct kind{'s' * (len(kinds) != 1)} of failure:"]
+    lines = [f"\n\n{len(kinds)} distinct kind{'s' * (len(kinds) != 1)} of failure:"]
     for kind, names in sorted(kinds.items(), key=lambda item: -len(item[1])):
         lines.append(f"  {cut(kind, WIDTH - 2)}")
         shown = ", ".join(cut(n.rsplit("::", 1)[-1], 60, middle=True) for n in names[:3])

@@ -47,7 +47,7 @@ def test_each_kind_of_failure_is_named_once_with_what_every_example_used():
     assert "in 2 properties: test_grad_matches, test_vjp_matches" in text
     assert "declare it in __sut_unsupported__: cond\n" in text + "\n"  # used by both
     assert "wrong values (Mismatch)" in text and "crashed: SIGSEGV" in text
-    assert text.startswith("\n3 distinct kinds of failure")
+    assert text.startswith("\n\n3 distinct kinds of failure")
 
 
 def test_the_live_line_says_which_features_a_refusal_met():
