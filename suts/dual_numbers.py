@@ -90,7 +90,9 @@ sqrt = _op(np.sqrt, lambda t, p: divide(t[0], 2.0 * sqrt(p[0])))
 matmul = _op(np.matmul, lambda t, p: add(matmul(t[0], p[1]), matmul(p[0], t[1])))
 dot = _op(np.dot, lambda t, p: add(dot(t[0], p[1]), dot(p[0], t[1])))
 where = _op(np.where, lambda t, p: where(_value(p[0]), t[1], t[2]))
-maximum = _op(np.maximum, lambda t, p: where(_value(p[0]) > _value(p[1]), t[0], t[1]))
+maximum = _op(np.maximum, lambda t, p: where(  # at a tie, half of each: the contract's rule
+    _value(p[0]) > _value(p[1]), t[0],
+    where(_value(p[0]) < _value(p[1]), t[1], multiply(0.5, add(t[0], t[1])))))
 greater = lambda x, y: np.greater(_value(x), _value(y))  # noqa: E731
 less = lambda x, y: np.less(_value(x), _value(y))  # noqa: E731
 sum, transpose, reshape, broadcast_to, expand_dims = map(
