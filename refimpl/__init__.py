@@ -11,7 +11,8 @@ the ones above it in this list, which is also the order to read them in:
 - `pytree`: flattening nested arguments and results; `flatten_fun` and the
   argnums helpers every transformation uses on the user's function.
 - `primitives`: the first-order primitives, each with its shape rule, NumPy
-  impl, compile template, cost and whether it needs a transpose rule.
+  impl, compile template, cost, whether it needs a transpose rule, and
+  whether it is elementwise (then `vmap` batches it by the shared rule).
 - `ops`: one-line wrappers that bind each primitive, used by every rule.
 - `numpy`: the user's NumPy namespace (promotion and broadcasting made
   explicit), and Python's operators on tracers.

@@ -38,7 +38,10 @@ def _elementwise_cost(eqn):
 
 
 def _def_elementwise(name, impl, source, shape=_elementwise_shape, transposable=True, **kw):
-    prim = primitive(name, transposable=transposable)
+    """An elementwise primitive: vmap batches it by the rule every elementwise
+    primitive shares (`vmap.elementwise_batch`), so this line is all it needs
+    besides its JVP rule (and a transpose rule, if `transposable`)."""
+    prim = primitive(name, transposable=transposable, elementwise=True)
     prim.impl, prim.source, prim.cost = impl, source, _elementwise_cost
     prim.shape_rule = partial(shape, name, **kw)
     return prim
