@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from oracles.inflight import InFlight
 from strategies.opspec import CONTRACT_NUMPY
+from strategies.transformations import TRANSFORMATIONS
 
 ALIASES = {"refimpl": "refimpl", "jax": "jax"}
 
@@ -35,10 +36,11 @@ AUTO_REFERENCE = {"refimpl": "jax"}
 DEFAULT_TIMEOUT = 60.0
 
 # What an SUT provides, by namespace ("" for its top level): the contract's
-# names, as the broken shims and the meta-tests read them.  The `numpy` names
-# are the language's operation table's (strategies/opspec.py), row by row.
+# names, as the broken shims and the meta-tests read them.  The transformations
+# are the rows of strategies/transformations.py, and the `numpy` names those of
+# the language's operation table (strategies/opspec.py), row by row.
 CONTRACT = {
-    "": ("jvp", "vjp", "grad", "vmap", "jit"),
+    "": tuple(TRANSFORMATIONS),
     "numpy": list(CONTRACT_NUMPY),
     "lax": ("cond", "fori_loop", "scan", "while_loop"),
 }
