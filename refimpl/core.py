@@ -158,7 +158,9 @@ class Primitive:
     rule builds the tangent from other primitives) or one reverse mode refuses.
     `elementwise` is True for one that acts element by element on operands of
     one shape: vmap batches all of those by one rule (`vmap.elementwise_batch`),
-    so such a primitive has its batching rule from its definition.
+    so such a primitive has its batching rule from its definition.  `partials`,
+    where its definition gives them, are its JVP rule in one line per operand
+    (`jvp.defjvp` registers them).
     """
 
     def __init__(self, name, multiple_results=False, transposable=True, elementwise=False):
@@ -167,6 +169,7 @@ class Primitive:
         self.transposable = transposable
         self.elementwise = elementwise
         self.impl = self.shape_rule = self.cost = self.source = None
+        self.partials = ()
 
     def __repr__(self):
         return self.name

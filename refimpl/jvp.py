@@ -17,9 +17,8 @@ from functools import partial
 import numpy as np
 
 from . import core, ops
-from . import numpy as jnp
 from . import primitives as P
-from .core import PairInterpreter, Tracer, aval_of, bind, check_call, concrete
+from .core import PRIMITIVES, PairInterpreter, Tracer, aval_of, bind, check_call, concrete
 from .ir import eval_jaxpr, memoized
 from .pytree import flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
@@ -144,15 +143,11 @@ def _sub_jvp(primals, tangents):
 
 jvp_rules[P.sub_p] = _sub_jvp
 
-defjvp(P.mul_p, lambda t, out, x, y: ops.mul(t, y), lambda t, out, x, y: ops.mul(x, t))
-defjvp(P.div_p, lambda t, out, x, y: ops.div(t, y),
-        lambda t, out, x, y: ops.neg(ops.mul(t, ops.div(out, y))))
-defjvp(P.sin_p, lambda t, out, x: ops.mul(t, ops.cos(x)))
-defjvp(P.cos_p, lambda t, out, x: ops.neg(ops.mul(t, ops.sin(x))))
-defjvp(P.tanh_p, lambda t, out, x: ops.mul(t, jnp.subtract(1.0, ops.integer_pow(out, 2))))
-defjvp(P.exp_p, lambda t, out, x: ops.mul(t, out))
-defjvp(P.log_p, lambda t, out, x: ops.div(t, x))
-defjvp(P.sqrt_p, lambda t, out, x: ops.div(t, jnp.multiply(2.0, out)))
+# The elementwise primitives whose rule is one line per operand (mul, div, sin,
+# cos, tanh, exp, log, sqrt) give it where they are defined (`primitives.py`).
+for _p in PRIMITIVES:
+    if _p.partials:
+        defjvp(_p, *_p.partials)
 
 
 def _integer_pow_partial(t, out, x, *, y):
