@@ -26,6 +26,7 @@ from oracles.tolerance import CONVENTION
 from oracles.verify import verify
 from strategies.conventions import Convention
 from strategies.render import render_module
+from strategies.transformations import JIT, JVP, VJP
 from strategies.wrappers import define, names, tuple_of
 
 
@@ -50,17 +51,17 @@ def _wrapper(row: Convention, mode: str, outputs: int, jitted: bool) -> tuple[st
     if mode == "jvp":
         ts = names("t", row.arity)
         params = xs + ts
-        body = [f"out, tangent = sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})",
+        body = [f"out, tangent = {JVP.call('f', tuple_of(xs), tuple_of(ts))}",
                 "return as_tuple(out) + as_tuple(tangent)"]
     else:
         us = names("u", outputs)
         params = xs + us
         cotangent = us[0] if outputs == 1 else tuple_of(us)
-        body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
+        body = [f"out, pullback = {VJP.call('f', *xs)}",
                 f"return as_tuple(out) + tuple(pullback({cotangent}))"]
     source = define("check", params, body)
     if jitted:
-        source += "\n\ncheck = sut.jit(check)\n"
+        source += f"\n\ncheck = {JIT.call('check')}\n"
     return source, params
 
 

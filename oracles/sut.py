@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 
 from oracles.inflight import InFlight
+from strategies.opspec import CONTRACT_NUMPY
+from strategies.transformations import TRANSFORMATIONS
 
 ALIASES = {"refimpl": "refimpl", "jax": "jax"}
 
@@ -33,14 +35,13 @@ AUTO_REFERENCE = {"refimpl": "jax"}
 # is far above that and far below a CI budget.  `--sut-timeout` overrides it.
 DEFAULT_TIMEOUT = 60.0
 
-# What an SUT provides, by namespace ("" for its top level): the one list of the
-# contract's names (the broken shims and the meta-tests read it from here).
+# What an SUT provides, by namespace ("" for its top level): the contract's
+# names, as the broken shims and the meta-tests read them.  The transformations
+# are the rows of strategies/transformations.py, and the `numpy` names those of
+# the language's operation table (strategies/opspec.py), row by row.
 CONTRACT = {
-    "": ("jvp", "vjp", "grad", "vmap", "jit"),
-    "numpy": (
-        "add subtract multiply divide negative sin cos tanh exp log sqrt sum transpose reshape "
-        "broadcast_to expand_dims matmul dot where greater less maximum concatenate"
-    ).split(),
+    "": tuple(TRANSFORMATIONS),
+    "numpy": list(CONTRACT_NUMPY),
     "lax": ("cond", "fori_loop", "scan", "while_loop"),
 }
 

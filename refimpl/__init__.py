@@ -11,13 +11,16 @@ the ones above it in this list, which is also the order to read them in:
 - `pytree`: flattening nested arguments and results; `flatten_fun` and the
   argnums helpers every transformation uses on the user's function.
 - `primitives`: the first-order primitives, each with its shape rule, NumPy
-  impl, compile template, cost and whether it needs a transpose rule.
+  impl, compile template, cost, whether it needs a transpose rule, and
+  whether it is elementwise (then `vmap` batches it by the shared rule, and
+  a JVP rule of one line per operand is given here too).
 - `ops`: one-line wrappers that bind each primitive, used by every rule.
 - `numpy`: the user's NumPy namespace (promotion and broadcasting made
   explicit), and Python's operators on tracers.
 - `ir`: the typed program (jaxpr): typecheck, simplify, evaluate, print.
 - `staging`: trace a Python function to a closed program; `make_jaxpr`.
-- `jvp`: forward mode, its interpreter and `jvp_rules`.
+- `jvp`: forward mode, its interpreter and `jvp_rules` (registering the
+  one-line rules that `primitives` gives with its elementwise primitives).
 - `linearize`: partial evaluation, the first half of reverse mode.
 - `transpose`: the backward pass and `transpose_rules`; `vjp` and `grad`.
 - `vmap`: the batching interpreter and `vmap_rules`.

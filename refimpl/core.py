@@ -156,13 +156,20 @@ class Primitive:
     `transposable` is False for a primitive that never applies to a tangent,
     so reverse mode needs no transpose rule for it: a nonlinear one (its JVP
     rule builds the tangent from other primitives) or one reverse mode refuses.
+    `elementwise` is True for one that acts element by element on operands of
+    one shape: vmap batches all of those by one rule (`vmap.elementwise_batch`),
+    so such a primitive has its batching rule from its definition.  `partials`,
+    where its definition gives them, are its JVP rule in one line per operand
+    (`jvp.defjvp` registers them).
     """
 
-    def __init__(self, name, multiple_results=False, transposable=True):
+    def __init__(self, name, multiple_results=False, transposable=True, elementwise=False):
         self.name = name
         self.multiple_results = multiple_results
         self.transposable = transposable
+        self.elementwise = elementwise
         self.impl = self.shape_rule = self.cost = self.source = None
+        self.partials = ()
 
     def __repr__(self):
         return self.name
@@ -173,8 +180,8 @@ class Primitive:
 PRIMITIVES = []  # the closed list of primitives, in definition order
 
 
-def primitive(name, multiple_results=False, transposable=True):
-    prim = Primitive(name, multiple_results, transposable)
+def primitive(name, multiple_results=False, transposable=True, elementwise=False):
+    prim = Primitive(name, multiple_results, transposable, elementwise)
     PRIMITIVES.append(prim)
     return prim
 

@@ -17,9 +17,8 @@ from functools import partial
 import numpy as np
 
 from . import core, ops
-from . import numpy as jnp
 from . import primitives as P
-from .core import PairInterpreter, Tracer, aval_of, bind, check_call, concrete
+from .core import PRIMITIVES, PairInterpreter, Tracer, aval_of, bind, check_call, concrete
 from .ir import eval_jaxpr, memoized
 from .pytree import flatten_fun, tree_flatten, tree_unflatten
 from .staging import stage_closed
@@ -112,7 +111,7 @@ def _linear_jvp(prim, primals, tangents, **params):
     return bind(prim, *primals, **params), bind(prim, *tangents, **params)
 
 
-def _defjvp(prim, *partials):
+def defjvp(prim, *partials):
     """Register a JVP rule from one `(tangent, out, *primals) -> contribution` per operand."""
     def rule(primals, tangents, **params):
         out = bind(prim, *primals, **params)
@@ -144,15 +143,11 @@ def _sub_jvp(primals, tangents):
 
 jvp_rules[P.sub_p] = _sub_jvp
 
-_defjvp(P.mul_p, lambda t, out, x, y: ops.mul(t, y), lambda t, out, x, y: ops.mul(x, t))
-_defjvp(P.div_p, lambda t, out, x, y: ops.div(t, y),
-        lambda t, out, x, y: ops.neg(ops.mul(t, ops.div(out, y))))
-_defjvp(P.sin_p, lambda t, out, x: ops.mul(t, ops.cos(x)))
-_defjvp(P.cos_p, lambda t, out, x: ops.neg(ops.mul(t, ops.sin(x))))
-_defjvp(P.tanh_p, lambda t, out, x: ops.mul(t, jnp.subtract(1.0, ops.integer_pow(out, 2))))
-_defjvp(P.exp_p, lambda t, out, x: ops.mul(t, out))
-_defjvp(P.log_p, lambda t, out, x: ops.div(t, x))
-_defjvp(P.sqrt_p, lambda t, out, x: ops.div(t, jnp.multiply(2.0, out)))
+# The elementwise primitives whose rule is one line per operand (mul, div, sin,
+# cos, tanh, exp, log, sqrt) give it where they are defined (`primitives.py`).
+for _p in PRIMITIVES:
+    if _p.partials:
+        defjvp(_p, *_p.partials)
 
 
 def _integer_pow_partial(t, out, x, *, y):
@@ -165,7 +160,7 @@ def _integer_pow_partial(t, out, x, *, y):
     return ops.mul(t, ops.mul(ops.full_like(x, float(y)), ops.integer_pow(x, y - 1)))
 
 
-_defjvp(P.integer_pow_p, _integer_pow_partial)
+defjvp(P.integer_pow_p, _integer_pow_partial)
 
 
 def _max_jvp(primals, tangents):
@@ -183,7 +178,7 @@ def _max_jvp(primals, tangents):
 
 
 jvp_rules[P.max_p] = _max_jvp
-_defjvp(P.dot_general_p, lambda t, out, x, y, **p: ops.dot_general(t, y, **p),
+defjvp(P.dot_general_p, lambda t, out, x, y, **p: ops.dot_general(t, y, **p),
         lambda t, out, x, y, **p: ops.dot_general(x, t, **p))
 
 

@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from .core import ShapedArray, ShapeError, primitive, prod
+from .core import ShapedArray, ShapeError, bind, primitive, prod
 
 # ----------------------------------------------------------------------------- elementwise
 
@@ -37,10 +37,18 @@ def _elementwise_cost(eqn):
     return sum(v.aval.size for v in eqn.outvars)
 
 
-def _def_elementwise(name, impl, source, shape=_elementwise_shape, transposable=True, **kw):
-    prim = primitive(name, transposable=transposable)
+def _def_elementwise(name, impl, source, shape=_elementwise_shape, transposable=True,
+                     jvp=(), **kw):
+    """An elementwise primitive, defined in one place: vmap batches it by the rule
+    every elementwise primitive shares (`vmap.elementwise_batch`), and `jvp`, where
+    its JVP rule is one line per operand, gives those lines, each
+    `(tangent, out, *operands) -> contribution` (`jvp.defjvp` registers them; a
+    longer rule is in `jvp.py`).  A transpose rule, if `transposable`, is in
+    `transpose.py`."""
+    prim = primitive(name, transposable=transposable, elementwise=True)
     prim.impl, prim.source, prim.cost = impl, source, _elementwise_cost
     prim.shape_rule = partial(shape, name, **kw)
+    prim.partials = jvp
     return prim
 
 
@@ -49,18 +57,35 @@ def _def_elementwise(name, impl, source, shape=_elementwise_shape, transposable=
 # reverse mode needs no transpose rule for it.
 _def_nonlinear = partial(_def_elementwise, transposable=False)
 
+# The JVP lines bind primitives defined anywhere in this module (a lambda reads
+# the name when it runs).  A Python float meets a value through Python's
+# operators (`1.0 - y`, `2.0 * out`), which are the `numpy` namespace's
+# subtract and multiply on a tracer (`numpy.py`: the float is broadcast) and
+# NumPy's on an array.
 add_p = _def_elementwise("add", np.add, "np.add({0}, {1})")
 sub_p = _def_elementwise("sub", np.subtract, "np.subtract({0}, {1})")
-mul_p = _def_elementwise("mul", np.multiply, "np.multiply({0}, {1})")
-div_p = _def_elementwise("div", np.divide, "np.divide({0}, {1})", _float_only)
+mul_p = _def_elementwise("mul", np.multiply, "np.multiply({0}, {1})",
+                         jvp=(lambda t, out, x, y: bind(mul_p, t, y),
+                              lambda t, out, x, y: bind(mul_p, x, t)))
+div_p = _def_elementwise(
+    "div", np.divide, "np.divide({0}, {1})", _float_only,
+    jvp=(lambda t, out, x, y: bind(div_p, t, y),
+         lambda t, out, x, y: bind(neg_p, bind(mul_p, t, bind(div_p, out, y)))))
 max_p = _def_nonlinear("max", np.maximum, "np.maximum({0}, {1})")
 neg_p = _def_elementwise("neg", np.negative, "np.negative({0})")
-sin_p = _def_nonlinear("sin", np.sin, "np.sin({0})", _float_only)
-cos_p = _def_nonlinear("cos", np.cos, "np.cos({0})", _float_only)
-tanh_p = _def_nonlinear("tanh", np.tanh, "np.tanh({0})", _float_only)
-exp_p = _def_nonlinear("exp", np.exp, "np.exp({0})", _float_only)
-log_p = _def_nonlinear("log", np.log, "np.log({0})", _float_only)
-sqrt_p = _def_nonlinear("sqrt", np.sqrt, "np.sqrt({0})", _float_only)
+sin_p = _def_nonlinear("sin", np.sin, "np.sin({0})", _float_only,
+                       jvp=(lambda t, out, x: bind(mul_p, t, bind(cos_p, x)),))
+cos_p = _def_nonlinear("cos", np.cos, "np.cos({0})", _float_only,
+                       jvp=(lambda t, out, x: bind(neg_p, bind(mul_p, t, bind(sin_p, x))),))
+tanh_p = _def_nonlinear(
+    "tanh", np.tanh, "np.tanh({0})", _float_only,
+    jvp=(lambda t, out, x: bind(mul_p, t, 1.0 - bind(integer_pow_p, out, y=2)),))
+exp_p = _def_nonlinear("exp", np.exp, "np.exp({0})", _float_only,
+                       jvp=(lambda t, out, x: bind(mul_p, t, out),))
+log_p = _def_nonlinear("log", np.log, "np.log({0})", _float_only,
+                       jvp=(lambda t, out, x: bind(div_p, t, x),))
+sqrt_p = _def_nonlinear("sqrt", np.sqrt, "np.sqrt({0})", _float_only,
+                        jvp=(lambda t, out, x: bind(div_p, t, 2.0 * out),))
 gt_p = _def_nonlinear("gt", np.greater, "np.greater({0}, {1})", out_dtype=np.bool_)
 lt_p = _def_nonlinear("lt", np.less, "np.less({0}, {1})", out_dtype=np.bool_)
 

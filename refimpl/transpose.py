@@ -257,7 +257,10 @@ def _select_n_transpose(ct, which, *cases):
 transpose_rules[P.select_n_p] = _select_n_transpose
 
 
-def _ranges_like(*xs):
+def ranges_like(*xs):
+    """Consecutive ranges of positions, one as long as each of `xs`: where each
+    group of axes (batch, the left's free, the right's free) sits in a
+    dot_general's result."""
     start = 0
     for x in xs:
         yield tuple(range(start, start + len(x)))
@@ -272,9 +275,9 @@ def _dot_general_transpose_lhs(ct, x, y, *, dimension_numbers, swap_ans=False):
     x_kept = [i for i in range(x_ndim) if i not in x_contract + x_batch]
     y_kept = [i for i in range(y_ndim) if i not in y_contract + y_batch]
     if swap_ans:
-        ans_batch, ans_y, _ = _ranges_like(x_batch, y_kept, x_kept)
+        ans_batch, ans_y, _ = ranges_like(x_batch, y_kept, x_kept)
     else:
-        ans_batch, _, ans_y = _ranges_like(x_batch, x_kept, y_kept)
+        ans_batch, _, ans_y = ranges_like(x_batch, x_kept, y_kept)
     dims = ((ans_y, tuple(y_kept)), (ans_batch, tuple(y_batch)))
     x_contract_by_y = [x_contract[i] for i in np.argsort(y_contract)]
     out_axes = np.argsort(list(x_batch) + x_kept + x_contract_by_y).tolist()

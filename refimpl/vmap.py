@@ -17,7 +17,15 @@ import numpy as np
 
 from . import core, ops
 from . import primitives as P
-from .core import ConcretizationError, PairInterpreter, ShapedArray, Tracer, aval_of, bind
+from .core import (
+    PRIMITIVES,
+    ConcretizationError,
+    PairInterpreter,
+    ShapedArray,
+    Tracer,
+    aval_of,
+    bind,
+)
 from .dims import dims_of
 from .ir import Jaxpr, eval_jaxpr, memoized
 from .pytree import broadcast_prefix, flatten_fun, tree_flatten, tree_unflatten
@@ -147,16 +155,23 @@ def to_front(x, bdim, size):
     return ops.broadcast_batch(x, size) if bdim is None else ops.moveaxis(x, bdim, 0)
 
 
-def _elementwise_batch(prim, size, vals, dims, **params):
+def elementwise_batch(prim, size, vals, dims, **params):
+    """The batching rule of every elementwise primitive: operands batched on one
+    axis stay there; otherwise every operand's batch axis moves to the front."""
     if all(d == dims[0] for d in dims):
         return bind(prim, *vals, **params), dims[0]
     return bind(prim, *[to_front(v, d, size) for v, d in zip(vals, dims)], **params), 0
 
 
-for _p in (P.add_p, P.sub_p, P.mul_p, P.div_p, P.max_p, P.neg_p, P.sin_p, P.cos_p, P.tanh_p,
-           P.exp_p, P.log_p, P.sqrt_p, P.gt_p, P.lt_p, P.integer_pow_p, P.select_n_p,
-           P.convert_element_type_p):
-    vmap_rules[_p] = partial(_elementwise_batch, _p)
+def defelementwise(prim):
+    """Register `elementwise_batch` for `prim` (done here for every elementwise
+    primitive of `primitives.py`; a primitive made later calls it itself)."""
+    vmap_rules[prim] = partial(elementwise_batch, prim)
+
+
+for _p in PRIMITIVES:
+    if _p.elementwise:
+        defelementwise(_p)
 
 
 def _reduce_sum_batch(size, vals, dims, *, axes):

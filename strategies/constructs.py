@@ -37,6 +37,7 @@ from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
 from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune
 from strategies.operands import choose, pick
 from strategies.opspec import SYMBOL, compare
+from strategies.transformations import GRAD, JIT, JVP, VMAP, Transformation
 
 # Equations in a block (drawn 0..this; shrinks to 0, a block returning its parameter).
 MAX_BLOCK_EQNS = 4
@@ -63,6 +64,8 @@ class Construct:
     * ``expression(names, params)`` -> the source of the call, given the
       rendered operands; the blocks in ``params`` are defined just before it.
     * ``derivative``: evaluated by the complex step, so not nestable in itself.
+    * ``transformation``: the row of `transformations.py` it applies inside the
+      program, if any (its feature, and what coverage counts it as).
     * ``reverse_feature``: the SUT feature reverse mode through it needs, where
       an SUT may refuse it (JAX does for while_loop).  Such a construct is never
       put inside a nested `grad`, and reverse-mode properties leave it out for
@@ -80,6 +83,7 @@ class Construct:
     why: str
     derivative: bool = False
     reverse_feature: str | None = None
+    transformation: Transformation | None = None
     syntaxes = ("call",)
     construct: ClassVar[bool] = True  # its equations hold blocks (`equations._draw_eqn`)
 
@@ -414,6 +418,13 @@ def build_grad(draw, scope):
     return (x, *captured), {"fn": block}
 
 
+def _applying(transformation: Transformation, name, arity, build, evaluate, expression, why):
+    """A construct that applies `transformation` inside the program: the SUT feature
+    it needs is the transformation's, and a derivative is evaluated by the complex step."""
+    return Construct(name, arity, build, evaluate, expression, frozenset({transformation.name}),
+                     why, transformation.derivative, transformation=transformation)
+
+
 def evaluate_grad(operands, params, env, how):
     """The gradient, one complex step per element of the input."""
     (x,) = operands
@@ -440,17 +451,17 @@ CONSTRUCTS: dict[str, Construct] = {
                   "carry plus stacked per-step outputs; reverse pass runs backwards"),
         Construct("closure", 1, build_closure, evaluate_closure, lambda n, p: f"{p['fn'].name}"
                   f"({n[0]})", frozenset(), "an inner Python function capturing outer values"),
-        Construct("jit_closure", 1, build_closure, evaluate_closure,
-                  lambda n, p: f"sut.jit({p['fn'].name})({n[0]})", frozenset({"jit"}),
+        _applying(JIT, "jit_closure", 1, build_closure, evaluate_closure,
+                  lambda n, p: f"{JIT.call(p['fn'].name)}({n[0]})",
                   "a jitted inner function that captures traced outer values"),
-        Construct("inner_vmap", 1, build_vmap, evaluate_vmap,
-                  lambda n, p: f"sut.vmap({p['fn'].name})({n[0]})", frozenset({"vmap"}),
+        _applying(VMAP, "inner_vmap", 1, build_vmap, evaluate_vmap,
+                  lambda n, p: f"{VMAP.call(p['fn'].name)}({n[0]})",
                   "vmap inside a program: batching under outer transformations"),
-        Construct("inner_jvp", 2, build_jvp, evaluate_jvp,
-                  lambda n, p: f"sut.jvp({p['fn'].name}, ({n[0]},), ({n[1]},))[1]",
-                  frozenset({"jvp"}), "nested jvp: perturbation confusion probe", True),
-        Construct("inner_grad", 1, build_grad, evaluate_grad,
-                  lambda n, p: f"sut.grad({p['fn'].name})({n[0]})", frozenset({"grad"}),
-                  "nested grad: higher-order derivatives", True),
+        _applying(JVP, "inner_jvp", 2, build_jvp, evaluate_jvp,
+                  lambda n, p: f"{JVP.call(p['fn'].name, f'({n[0]},)', f'({n[1]},)')}[1]",
+                  "nested jvp: perturbation confusion probe"),
+        _applying(GRAD, "inner_grad", 1, build_grad, evaluate_grad,
+                  lambda n, p: f"{GRAD.call(p['fn'].name)}({n[0]})",
+                  "nested grad: higher-order derivatives"),
     ]
 }

@@ -30,17 +30,18 @@ from pathlib import Path
 
 import numpy as np
 
+from strategies.constructs import CONSTRUCTS
 from strategies.domains import MAX_RANK
 from strategies.ir import Eqn, Var
 from strategies.operands import operand_ranks
 from strategies.program import Program
+from strategies.transformations import TRANSFORMATIONS
 
-MODES = ("value", "jvp", "reverse", "vmap", "jit")
-# How a mode shows in a wrapper's source or a construct.
-MODE_CALLS = {"jvp": ("sut.jvp(",), "reverse": ("sut.grad(", "sut.vjp("),
-              "vmap": ("sut.vmap(",), "jit": ("sut.jit(",)}
-CONSTRUCT_MODES = {"inner_jvp": "jvp", "inner_grad": "reverse", "inner_vmap": "vmap",
-                   "jit_closure": "jit"}
+# Plain evaluation, then the mode of each transformation (`transformations.py`).
+MODES = ("value", *dict.fromkeys(row.mode for row in TRANSFORMATIONS.values()))
+# The mode of each construct that applies a transformation inside the program.
+CONSTRUCT_MODES = {name: row.transformation.mode for name, row in CONSTRUCTS.items()
+                   if row.transformation}
 LOOPS = ("fori_loop", "while_loop", "scan")
 # The regimes in which a construct's rules can be seen wrong.
 REGIMES = {
@@ -96,8 +97,9 @@ def allowed(ops: dict) -> set[tuple]:
 
 
 def modes_in(source: str) -> frozenset[str]:
-    """The transformations a wrapper applies to `f`; plain evaluation if none."""
-    found = {mode for mode, calls in MODE_CALLS.items() if any(c in source for c in calls)}
+    """The modes of the transformations a wrapper applies to `f` (each row's opening,
+    `sut.<name>(`, in its source); plain evaluation if none."""
+    found = {row.mode for row in TRANSFORMATIONS.values() if row.opening in source}
     return frozenset(found or {"value"})
 
 

@@ -20,6 +20,7 @@ from strategies.opspec import OPS
 from strategies.program import Program, programs
 from strategies.python_control import defined, needed
 from strategies.render import render_function
+from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP
 from strategies.vocabulary import Vocabulary
 from strategies.wrappers import Wrapper
 
@@ -131,11 +132,11 @@ def applied(transform: str, params: list[str]) -> str:
     batched = ", ".join(f"np.stack([{p}, {p}])" for p in params)
     return {
         "eager": f"f({args})",
-        "jit": f"sut.jit(f)({args})",
-        "grad": f"sut.grad(total, argnums={tuple(range(len(params)))!r})({args})",
-        "vmap": f"sut.vmap(f)({batched})",
-        "jvp": f"sut.jvp(f, ({args},), ({args},))",
-        "vjp": f"sut.vjp(f, {args})[0]",
+        "jit": f"{JIT.call('f')}({args})",
+        "grad": f"{GRAD.call('total', f'argnums={tuple(range(len(params)))!r}')}({args})",
+        "vmap": f"{VMAP.call('f')}({batched})",
+        "jvp": JVP.call("f", f"({args},)", f"({args},)"),
+        "vjp": f"{VJP.call('f', args)}[0]",
     }[transform]
 
 
@@ -180,8 +181,8 @@ def grad_of_non_scalar_source(program: Program, argnums, outer: str) -> str:
     xs = ", ".join(v.name for v in program.inputs)
 
     def through(fun: str) -> str:
-        grad = f"sut.grad({fun}, argnums={argnums!r})"
-        return f"{grad}({xs})" if outer == "eager" else f"sut.jit({grad})({xs})"
+        grad = GRAD.call(fun, f"argnums={argnums!r}")
+        return f"{grad}({xs})" if outer == "eager" else f"{JIT.call(grad)}({xs})"
 
     return (f"def total({xs}):\n    return jnp.sum(f({xs}))\n\n\n"
             f"def control({xs}):\n    return {through('total')}\n\n\n"

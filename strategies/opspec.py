@@ -1,15 +1,22 @@
-"""The operation table: one `OpSpec` row per operation a generated program may use.
+"""The operation table: one `OpSpec` row per operation of the language.
 
 A row says everything the rest of jaxcheck needs to know about an operation:
-how to evaluate it in NumPy (the generator grows programs concretely), how to
-render it as source in each syntax (`sut.numpy` call or Python operator),
-which SUT features it needs (so `__sut_unsupported__` can switch it off),
-how to draw valid operands and parameters for it (a builder from
-`operands.py`), the domain it must stay inside (with the margins of
-`domains.py`), and facts properties rely on: whether it is elementwise, and
-which operands a derivative flows through.
+its names in the contract (the `sut.numpy` functions it calls, so
+`__sut_unsupported__` can switch it off), how to evaluate it in NumPy (the
+generator grows programs concretely), how to render it as source in each
+syntax (`sut.numpy` call or Python operator), how to draw valid operands
+and parameters for it (a builder from `operands.py`, which fixes its arity
+and operand ranks), the domain it must stay inside (with the margins of
+`domains.py`), the primitives of refimpl that implement it, and facts
+properties rely on: whether it is elementwise, and which operands a
+derivative flows through.
 
-Adding an operation means adding one row here; nothing else lists them.
+Nothing else lists the operations: the contract's `numpy` names
+(`oracles.sut.CONTRACT`), the features an SUT may declare unsupported, the
+generator's vocabulary (`vocabulary.py`) and the coverage cells
+(`coverage.py`) are derived from these rows, and tests hold the contract's
+page (`tests/meta/test_sut_api_doc.py`) and refimpl's primitives and rules
+(`tests/refimpl/test_refimpl_meta.py`) to them.
 """
 
 from __future__ import annotations
@@ -51,7 +58,12 @@ class OpSpec:
     * ``kink(*args, **params)``, where given, is the boolean pattern saying
       which smooth piece the result comes from; finite differences check that
       no perturbed evaluation switches pieces.
-    * ``needs``: SUT features it needs besides its own name (`FEATURES`).
+    * ``contract``: the functions of the contract's `sut.numpy` it calls, in
+      the contract's order (default: its own name; `where` calls `greater` or
+      `less` too; `integer_pow` is Python's `**` and calls none).
+    * ``primitives``: the primitives of refimpl (JAX's names) that implement
+      it, whose rules give its derivatives and batching (default: its own
+      name; `tests/refimpl/test_refimpl_meta.py` holds refimpl to them).
     * ``elementwise``: it acts elementwise (with broadcasting), so it accepts
       inputs of any shape and a program over such operations can be called
       again on bigger inputs (`cases.two_shape_cases`).
@@ -68,10 +80,16 @@ class OpSpec:
     why: str
     domain: Callable[..., bool] | None = None
     kink: Callable[..., np.ndarray] | None = None
-    needs: frozenset[str] = frozenset()
+    contract: tuple[str, ...] | None = None
+    primitives: tuple[str, ...] | None = None
     elementwise: bool = False
     carries_derivative: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
     construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
+
+    def __post_init__(self):
+        for default in ("contract", "primitives"):
+            if getattr(self, default) is None:
+                object.__setattr__(self, default, (self.name,))
 
     def evaluate(self, args: Sequence, params: dict) -> np.ndarray:
         return _as_array(self.impl(*args, **params))
@@ -170,12 +188,13 @@ OPS: dict[str, OpSpec] = {
         _binary("add", np.add, operands.broadcasting_pair, "linear; fan-in", "{0} + {1}",
                 elementwise=True),
         _binary("subtract", np.subtract, operands.broadcasting_pair, "linear", "{0} - {1}",
-                elementwise=True),
+                elementwise=True, primitives=("sub",)),
         _binary("multiply", np.multiply, operands.broadcasting_pair, "bilinear", "{0} * {1}",
-                elementwise=True),
+                elementwise=True, primitives=("mul",)),
         _binary("divide", np.divide, operands.broadcasting_pair, "pole at 0", "{0} / {1}",
-                domain=lambda x, y: _nonzero(y), elementwise=True),
-        _unary("negative", np.negative, operands.any_operand, "linear, unary", "-{0}"),
+                domain=lambda x, y: _nonzero(y), elementwise=True, primitives=("div",)),
+        _unary("negative", np.negative, operands.any_operand, "linear, unary", "-{0}",
+               primitives=("neg",)),
         _unary("sin", np.sin, operands.any_operand, "transcendental"),
         _unary("cos", np.cos, operands.any_operand, "transcendental"),
         _unary("tanh", np.tanh, operands.any_operand, "saturating"),
@@ -191,37 +210,46 @@ OPS: dict[str, OpSpec] = {
             operands.integer_power,
             "Python `**` with an int exponent; negative ones have a pole",
             domain=lambda x, *, n: n >= 0 or _nonzero(x),
+            contract=(),
             elementwise=True,
             carries_derivative=lambda args, params: () if params.get("n") == 0 else tuple(args),
         ),
         OpSpec("sum", np.sum, "jnp.sum({0}, axis={axis})", None, operands.sum_axes,
-               "reduction: None, int, negative int or tuple axis"),
+               "reduction: None, int, negative int or tuple axis", primitives=("reduce_sum",)),
         OpSpec("transpose", np.transpose, "jnp.transpose({0}, axes={axes})", None,
                operands.permutation, "pure data movement"),
         OpSpec("reshape", np.reshape, "jnp.reshape({0}, {shape})", None,
                operands.reshape_target, "pure data movement"),
         OpSpec("broadcast_to", lambda x, *, shape: np.broadcast_to(x, shape).copy(),
                "jnp.broadcast_to({0}, {shape})", None, operands.broadcast_target,
-               "fan-out: its transpose is a sum"),
+               "fan-out: its transpose is a sum", primitives=("broadcast_in_dim",)),
         OpSpec("expand_dims", np.expand_dims, "jnp.expand_dims({0}, {axis})", None,
-               operands.new_axis, "rank change"),
+               operands.new_axis, "rank change", primitives=("broadcast_in_dim",)),
         _binary("matmul", np.matmul, operands.matmul_pair, "contraction with batch rules",
-                "{0} @ {1}"),
-        _binary("dot", np.dot, operands.dot_pair, "NumPy dot contraction rules"),
+                "{0} @ {1}", primitives=("dot_general",)),
+        _binary("dot", np.dot, operands.dot_pair, "NumPy dot contraction rules",
+                primitives=("dot_general",)),
         _WhereSpec("where", _where, "", None, operands.where_operands,
                    "select: a kink where the predicate flips",
                    domain=lambda a, b, c, d, *, cmp: _apart(a, b),
                    kink=lambda a, b, c, d, *, cmp: compare(a, b, cmp),
-                   needs=frozenset({"greater", "less"}), elementwise=True,
+                   contract=("where", "greater", "less"), primitives=("select_n", "gt", "lt"),
+                   elementwise=True,
                    carries_derivative=lambda args, params: tuple(args[2:])),
         _binary("maximum", np.maximum, operands.broadcasting_pair, "kink where operands tie",
-                domain=_apart, kink=lambda x, y: compare(x, y, "greater"), elementwise=True),
+                domain=_apart, kink=lambda x, y: compare(x, y, "greater"), elementwise=True,
+                primitives=("max",)),
         _ConcatenateSpec("concatenate", _concatenate, "", None, operands.concatenable,
                          "several operands, one axis"),
     ]
 }
 
 # The SUT features each operation needs, for `__sut_unsupported__`: its own
-# name, and what its rendering calls besides (`where` calls `greater`/`less`).
-FEATURES: dict[str, frozenset[str]] = {name: frozenset({name}) | spec.needs
+# name, and the contract's functions its rendering calls (`where` calls
+# `greater`/`less`).
+FEATURES: dict[str, frozenset[str]] = {name: frozenset({name, *spec.contract})
                                        for name, spec in OPS.items()}
+
+# The contract's `numpy` namespace: every row's functions, in the table's order.
+CONTRACT_NUMPY: tuple[str, ...] = tuple(dict.fromkeys(
+    function for spec in OPS.values() for function in spec.contract))

@@ -13,6 +13,7 @@ from strategies import wrappers
 from strategies.pytree_cases import PackedCase
 from strategies.pytrees import build, reads
 from strategies.render import render_function
+from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP
 
 
 def unpacking(packed: PackedCase) -> tuple[str, str]:
@@ -45,15 +46,16 @@ def packed_wrapper(packed: PackedCase, transform: str, *, argnums=None, in_axes=
     xs = wrappers.names("x", len(program.inputs))
     ts = wrappers.names("t", len(program.inputs)) if transform == "jvp" else []
     us = wrappers.names("u", len(program.outputs)) if transform == "vjp" else []
-    primals = f"pack({', '.join(xs)})"
+    primals, tangents = f"pack({', '.join(xs)})", f"pack({', '.join(ts)})"
     body = {
         "value": [f"return g(*{primals})"],
-        "jit": [f"return sut.jit(g)(*{primals})"],
-        "jvp": [f"return sut.jvp(g, {primals}, pack({', '.join(ts)}))"],
-        "vjp": [f"out, pullback = sut.vjp(g, *{primals})",
+        "jit": [f"return {JIT.call('g')}(*{primals})"],
+        "jvp": [f"return {JVP.call('g', primals, tangents)}"],
+        "vjp": [f"out, pullback = {VJP.call('g', f'*{primals}')}",
                 f"return out, pullback({build(packed.output, lambda j: f'u{j}')})"],
-        "grad": [f"return sut.grad(gloss, argnums={argnums!r})(*{primals})"],
-        "vmap": [f"return sut.vmap(g, in_axes={in_axes}, out_axes={out_axes!r})(*{primals})"],
+        "grad": [f"return {GRAD.call('gloss', f'argnums={argnums!r}')}(*{primals})"],
+        "vmap": [f"return {VMAP.call('g', f'in_axes={in_axes}', f'out_axes={out_axes!r}')}"
+                 f"(*{primals})"],
     }[transform]
     source = "def packed(" + ", ".join(xs + ts + us) + "):\n" + "".join(
         f"    {line}\n" for line in body)

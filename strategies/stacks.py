@@ -15,12 +15,13 @@ Every stage takes flat positional arrays and returns a flat tuple, so any
 layer can sit on any other.  Layers only append inputs (tangents `t{k}_i`,
 cotangents `u{k}_j`), so input i of every stage is the program's `x{i}`.
 
-`LAYERS` has one row per transformation: how it changes the signature, how
-it renders around the inner stage, what its per-layer check compares, and
-its NumPy meaning.  The meaning of a stage, projected on weights `c` over
-its outputs, is a sum of `Term`s: derivatives of order <= 2 of
-`<w(eps), f(x(eps))>` for NumPy-evaluated `f` at inputs that move
-multilinearly with small parameters `eps` (one per derivative layer):
+`LAYERS` has one row per transformation (`transformations.py`): how it
+changes the signature, how it renders around the inner stage, what its
+per-layer check compares, and its NumPy meaning.  The meaning of a stage,
+projected on weights `c` over its outputs, is a sum of `Term`s: derivatives
+of order <= 2 of `<w(eps), f(x(eps))>` for NumPy-evaluated `f` at inputs
+that move multilinearly with small parameters `eps` (one per derivative
+layer):
 
     jit      <c, g(z)>                                   (the inner meaning)
     vmap     sum_i <c_i, g(z_i)>                          (a loop over the batch)
@@ -54,10 +55,13 @@ from strategies.inputs import directions
 from strategies.operands import choose, index, pick
 from strategies.program import ProgramCase
 from strategies.shapes import batch_axes
+from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP, Transformation
 from strategies.vocabulary import Vocabulary
 from strategies.wrappers import argnums_tuple, define, names, tuple_of
 
-# Layer names, simplest first: shrinking moves a layer towards `jit`.
+# Layer names, simplest first: shrinking moves a layer towards `jit`.  Every
+# transformation of `transformations.py`, in this order of their own
+# (tests/meta/test_tables.py holds it to the table).
 ORDER = ("jit", "vmap", "jvp", "grad", "vjp")
 
 # Finite differences of order 1 and 2 are trustworthy (`oracles/tolerance.py`);
@@ -259,20 +263,20 @@ def _params(sig: Signature) -> str:
 
 
 def _render_jit(layer, level, sig, inner_sig):
-    return f"g{level} = sut.jit(g{level - 1})\n"
+    return f"g{level} = {JIT.call(f'g{level - 1}')}\n"
 
 
 def _render_vmap(layer, level, sig, inner_sig):
     axes = layer.in_axes[0] if layer.as_int else tuple(layer.in_axes)
-    return (f"g{level} = sut.vmap(g{level - 1}, in_axes={axes!r}, "
-            f"out_axes={layer.out_axes!r})\n")
+    applied = VMAP.call(f"g{level - 1}", f"in_axes={axes!r}", f"out_axes={layer.out_axes!r}")
+    return f"g{level} = {applied}\n"
 
 
 def _render_jvp(layer, level, sig, inner_sig):
     n = len(inner_sig.names)
     primals, tangents = tuple_of(sig.names[:n]), tuple_of(sig.names[n:])
     return define(f"g{level}", sig.names, [
-        f"out, tangent = sut.jvp(g{level - 1}, {primals}, {tangents})",
+        f"out, tangent = {JVP.call(f'g{level - 1}', primals, tangents)}",
         "return (*out, *tangent)",
     ])
 
@@ -280,7 +284,7 @@ def _render_jvp(layer, level, sig, inner_sig):
 def _render_vjp(layer, level, sig, inner_sig):
     n = len(inner_sig.names)
     return define(f"g{level}", sig.names, [
-        f"out, pullback = sut.vjp(g{level - 1}, {', '.join(sig.names[:n])})",
+        f"out, pullback = {VJP.call(f'g{level - 1}', *sig.names[:n])}",
         f"return (*out, *pullback({tuple_of(sig.names[n:])}))",
     ])
 
@@ -290,7 +294,7 @@ def _render_grad(layer, level, sig, inner_sig):
                        for j in range(len(inner_sig.outputs)))
     loss = define(f"loss{level}", sig.names, [f"out = g{level - 1}({_params(sig)})",
                                               f"return {terms}"])
-    call = f"sut.grad(loss{level}, argnums={layer.argnums!r})({_params(sig)})"
+    call = f"{GRAD.call(f'loss{level}', f'argnums={layer.argnums!r}')}({_params(sig)})"
     result = call if isinstance(layer.argnums, tuple) else f"({call},)"
     return loss + "\n\n" + define(f"g{level}", sig.names, [f"return {result}"])
 
@@ -517,8 +521,9 @@ def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...]) -> StackC
 class Layer:
     """One transformation: its signature, its source, its per-layer check, its meaning.
 
-    * ``derivative``: a derivative layer (at most `MAX_DERIVATIVES` stack);
-      ``reverse``: it differentiates in reverse mode (the program must allow it);
+    * ``transformation``: its row of `transformations.py`, whose ``derivative``
+      (at most `MAX_DERIVATIVES` derivative layers stack) and ``reverse`` (the
+      program must allow reverse mode) the layer has too;
     * ``signature(applied, level, inner)`` is the stage's `Signature`;
     * ``render(applied, level, sig, inner)`` defines `g{level}` from `g{level-1}`;
     * ``check`` is what the layer is held to on its own: `IDENTITY_CHECK`,
@@ -528,19 +533,21 @@ class Layer:
       is its NumPy meaning as `Term`s, from `inner(inputs, weights)`.
     """
 
-    name: str
-    derivative: bool
-    reverse: bool
+    transformation: Transformation
     signature: Callable
     render: Callable
     check: str
     meaning: Callable
 
+    name = property(lambda self: self.transformation.name)
+    derivative = property(lambda self: self.transformation.derivative)
+    reverse = property(lambda self: self.transformation.reverse)
 
-LAYERS = {
-    "jit": Layer("jit", False, False, _same_signature, _render_jit, IDENTITY_CHECK, _jit_meaning),
-    "vmap": Layer("vmap", False, False, _vmap_signature, _render_vmap, LOOP_CHECK, _vmap_meaning),
-    "jvp": Layer("jvp", True, False, _jvp_signature, _render_jvp, MEANING_CHECK, _jvp_meaning),
-    "grad": Layer("grad", True, True, _grad_signature, _render_grad, MEANING_CHECK, _grad_meaning),
-    "vjp": Layer("vjp", True, True, _vjp_signature, _render_vjp, MEANING_CHECK, _vjp_meaning),
-}
+
+LAYERS = {layer.name: layer for layer in [
+    Layer(JIT, _same_signature, _render_jit, IDENTITY_CHECK, _jit_meaning),
+    Layer(VMAP, _vmap_signature, _render_vmap, LOOP_CHECK, _vmap_meaning),
+    Layer(JVP, _jvp_signature, _render_jvp, MEANING_CHECK, _jvp_meaning),
+    Layer(GRAD, _grad_signature, _render_grad, MEANING_CHECK, _grad_meaning),
+    Layer(VJP, _vjp_signature, _render_vjp, MEANING_CHECK, _vjp_meaning),
+]}

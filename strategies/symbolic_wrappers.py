@@ -13,9 +13,11 @@ size.  Names: inputs `x<i>_<a>` (input i at assignment a), tangents
 from __future__ import annotations
 
 from strategies.symbolic import SymbolicCase
+from strategies.transformations import GRAD, JIT, JVP, VMAP
 from strategies.wrappers import Wrapper, define, names, tuple_of
 
-# What `staged` can stage: f itself, or its jvp, grad (of a weighted loss) or vmap.
+# What `staged` can stage: f itself, or its jvp, grad (of a weighted loss) or vmap
+# (tests/meta/test_tables.py holds it to strategies/transformations.py).
 TRANSFORMS = ("value", "jvp", "grad", "vmap")
 
 
@@ -43,7 +45,7 @@ def _function(case: SymbolicCase, transform: str, f: str = "f"):
     if transform == "jvp":
         ts = names("t", k)
         return ([f"def fun({', '.join(xs + ts)}):",
-                 f"    return sut.jvp({f}, {tuple_of(xs)}, {tuple_of(ts)})"], ["x", "t"],
+                 f"    return {JVP.call(f, tuple_of(xs), tuple_of(ts))}"], ["x", "t"],
                 [case.axes, case.axes])
     if transform == "grad":
         ws = names("w", len(outs))
@@ -52,10 +54,10 @@ def _function(case: SymbolicCase, transform: str, f: str = "f"):
         return ([f"def loss({', '.join(xs + ws)}):",
                  f"    {', '.join(ys)}, = _tupled({f}({', '.join(xs)}))",
                  f"    return {terms}",
-                 f"fun = sut.grad(loss, argnums={tuple(range(k))!r})"], ["x", "w"],
+                 f"fun = {GRAD.call('loss', f'argnums={tuple(range(k))!r}')}"], ["x", "w"],
                 [case.axes, [tuple(a if isinstance(a, str) else None for a in o) for o in outs]])
     if transform == "vmap":
-        return ([f"fun = sut.vmap({f})"], ["x"], [case.axes])
+        return ([f"fun = {VMAP.call(f)}"], ["x"], [case.axes])
     return ([f"fun = {f}"], ["x"], [case.axes])
 
 
@@ -78,7 +80,7 @@ def staged(case: SymbolicCase, transform: str, shapes_at, report="values") -> Wr
     params = [x for a in range(len(case.sizes)) for x in arguments(case, transform, a)]
     calls = [f"exported.call({', '.join(arguments(case, transform, a))})"
              for a in range(len(case.sizes))]
-    jitted = [f"sut.jit(fun)({', '.join(arguments(case, transform, a))})"
+    jitted = [f"{JIT.call('fun')}({', '.join(arguments(case, transform, a))})"
               for a in range(len(case.sizes))]
     k = len(case.program.inputs)
     body = ["runs = []",
@@ -86,7 +88,7 @@ def staged(case: SymbolicCase, transform: str, shapes_at, report="values") -> Wr
             "    runs.append(None)  # one Python run of f per staging",
             f"    return f({', '.join(names('x', k))})",
             *lines, _variables(case),
-            f"exported = sut.export.export(sut.jit(fun))({', '.join(specs)})",
+            f"exported = sut.export.export({JIT.call('fun')})({', '.join(specs)})",
             f"values = {tuple_of(calls)}",
             "return values" if report == "values" else
             "return len(runs), _dims(exported.in_avals), _dims(exported.out_avals)"]
@@ -122,7 +124,7 @@ def refused(case: SymbolicCase, how: str) -> Wrapper:
         body = [_variables(case, [f"{v}2" for v in case.variables] if suffix else ()),
                 f"def both({', '.join(xs + ys)}):",
                 f"    return jnp.add({pick(xs)}, {pick(ys)})",
-                f"exported = sut.export.export(sut.jit(both))"
+                f"exported = sut.export.export({JIT.call('both')})"
                 f"({', '.join(specs + _specs(case, shapes, renamed))})",
                 "return len(exported.out_avals)"]
         helper = "def _tupled(y):\n    return y if isinstance(y, tuple) else (y,)\n"
@@ -135,7 +137,7 @@ def refused(case: SymbolicCase, how: str) -> Wrapper:
     body = [_variables(case),
             f"def g({', '.join(xs + ['*rest'])}):", *loop,
             f"    return f({', '.join(xs)})",
-            f"exported = sut.export.export(sut.jit(g))({', '.join(specs + extra)})",
+            f"exported = sut.export.export({JIT.call('g')})({', '.join(specs + extra)})",
             f"return exported.call({', '.join(xs + ['y'] * (how == 'mismatch'))})"]
     return Wrapper(define("check", xs + ["y"] * (how == "mismatch"), body),
                    f"check({', '.join(xs + ['y'] * (how == 'mismatch'))})")

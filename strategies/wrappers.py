@@ -2,7 +2,8 @@
 
 Each function here returns the source of a small wrapper that applies one
 SUT transformation to the generated `f` (or to `loss`, its scalarization),
-together with the call that runs it.  Properties exec exactly this text, and
+together with the call that runs it; each transformation renders as its row
+of `transformations.py` says.  Properties exec exactly this text, and
 reproducers print exactly this text.  Names: inputs `x0..`, tangents `t0..`,
 cotangents `u0..`, finite-difference directions `v0..`, loss weights `w0..`.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from strategies.program import Program
+from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP
 
 
 class Wrapper(NamedTuple):
@@ -64,7 +66,7 @@ def value(program: Program) -> Wrapper:
 
 def jvp(program: Program) -> Wrapper:
     xs, ts = _args(program), _args(program, "t")
-    body = [f"return sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})"]
+    body = [f"return {JVP.call('f', tuple_of(xs), tuple_of(ts))}"]
     return Wrapper(define("check", xs + ts, body), f"check({', '.join(xs + ts)})")
 
 
@@ -80,7 +82,7 @@ def loss(program: Program) -> str:
 
 def grad(program: Program, argnums) -> Wrapper:
     xs = _args(program)
-    body = [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"]
+    body = [f"return {GRAD.call('loss', f'argnums={argnums!r}')}({', '.join(xs)})"]
     return Wrapper(loss(program) + "\n\n" + define("check", xs, body), f"check({', '.join(xs)})")
 
 
@@ -90,7 +92,7 @@ def grad_along(program: Program, argnums) -> Wrapper:
     first) and what the reference judges (all of it)."""
     xs = _args(program)
     vs = names("v", len(argnums_tuple(argnums)))
-    grads = f"sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"
+    grads = f"{GRAD.call('loss', f'argnums={argnums!r}')}({', '.join(xs)})"
     body = [f"g = {grads}"]
     if not isinstance(argnums, tuple):
         body.append("g = (g,)")
@@ -101,7 +103,7 @@ def grad_along(program: Program, argnums) -> Wrapper:
 
 def vjp(program: Program) -> Wrapper:
     xs, us = _args(program), names("u", len(program.outputs))
-    body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
+    body = [f"out, pullback = {VJP.call('f', *xs)}",
             f"return out, pullback({_cotangent(program)})"]
     return Wrapper(define("check", xs + us, body), f"check({', '.join(xs + us)})")
 
@@ -110,7 +112,7 @@ def vjp_along(program: Program) -> Wrapper:
     """<pullback(u), v>, to compare with <u, J v> from finite differences, then the
     primal output and the cotangents themselves, for the reference: one SUT call."""
     xs, us, vs = _args(program), names("u", len(program.outputs)), _args(program, "v")
-    body = [f"out, pullback = sut.vjp(f, {', '.join(xs)})",
+    body = [f"out, pullback = {VJP.call('f', *xs)}",
             f"cotangents = pullback({_cotangent(program)})",
             f"return sum(np.vdot(c, v) for c, v in zip(cotangents, {tuple_of(vs)})), out, "
             "cotangents"]
@@ -123,11 +125,11 @@ def inner_product_sides(program: Program) -> tuple[Wrapper, Wrapper]:
     params = xs + ts + us
     outs = "(tangent,)" if len(us) == 1 else "tangent"
     forward = define("forward", params, [
-        f"out, tangent = sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})",
+        f"out, tangent = {JVP.call('f', tuple_of(xs), tuple_of(ts))}",
         f"return sum(np.vdot(u, jt) for u, jt in zip({tuple_of(us)}, {outs}))",
     ])
     backward = define("backward", params, [
-        f"out, pullback = sut.vjp(f, {', '.join(xs)})",
+        f"out, pullback = {VJP.call('f', *xs)}",
         f"cotangents = pullback({_cotangent(program)})",
         f"return sum(np.vdot(c, t) for c, t in zip(cotangents, {tuple_of(ts)}))",
     ])
@@ -138,20 +140,21 @@ def inner_product_sides(program: Program) -> tuple[Wrapper, Wrapper]:
 
 def vmap(program: Program, in_axes, out_axes) -> Wrapper:
     xs = _args(program)
-    body = [f"return sut.vmap(f, in_axes={in_axes!r}, out_axes={out_axes!r})({', '.join(xs)})"]
+    batched = VMAP.call("f", f"in_axes={in_axes!r}", f"out_axes={out_axes!r}")
+    body = [f"return {batched}({', '.join(xs)})"]
     return Wrapper(define("check", xs, body), f"check({', '.join(xs)})")
 
 
 def jit(program: Program) -> Wrapper:
     xs = _args(program)
-    return Wrapper(define("check", xs, [f"return sut.jit(f)({', '.join(xs)})"]),
+    return Wrapper(define("check", xs, [f"return {JIT.call('f')}({', '.join(xs)})"]),
                    f"check({', '.join(xs)})")
 
 
 def jit_two_shapes(program: Program) -> Wrapper:
     """One jitted function called on inputs of two shapes (x.., then y..)."""
     xs, ys = _args(program), _args(program, "y")
-    body = ["g = sut.jit(f)", f"return g({', '.join(xs)}), g({', '.join(ys)})"]
+    body = [f"g = {JIT.call('f')}", f"return g({', '.join(xs)}), g({', '.join(ys)})"]
     return Wrapper(define("check", xs + ys, body), f"check({', '.join(xs + ys)})")
 
 
@@ -166,7 +169,7 @@ def jit_static(program: Program, ks: tuple[float, float]) -> Wrapper:
     """One jitted `scaled` called with two values of its static argument."""
     xs = _args(program)
     static = len(xs)
-    body = [f"g = sut.jit(scaled, static_argnums=({static},))",
+    body = [f"g = {JIT.call('scaled', f'static_argnums=({static},)')}",
             f"return g({', '.join(xs)}, {ks[0]!r}), g({', '.join(xs)}, {ks[1]!r})"]
     return Wrapper(scaled(program) + "\n\n" + define("check", xs, body), f"check({', '.join(xs)})")
 
@@ -194,10 +197,10 @@ def jvp_linearity_sides(program: Program) -> tuple[Wrapper, Wrapper]:
     params = ", ".join(xs + ts + ss)
     mixed = tuple_of([f"a * {t} + b * {s}" for t, s in zip(ts, ss)])
     combined = define("combined", xs + ts + ss, [
-        f"return sut.jvp(f, {tuple_of(xs)}, {mixed})[1]"])
+        f"return {JVP.call('f', tuple_of(xs), mixed)}[1]"])
     separately = define("separately", xs + ts + ss, [
-        f"along_t = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ts)})[1]')}",
-        f"along_s = {_leaves(program, f'sut.jvp(f, {tuple_of(xs)}, {tuple_of(ss)})[1]')}",
+        f"along_t = {_leaves(program, JVP.call('f', tuple_of(xs), tuple_of(ts)) + '[1]')}",
+        f"along_s = {_leaves(program, JVP.call('f', tuple_of(xs), tuple_of(ss)) + '[1]')}",
         # in NumPy: the contract promises outputs that np.asarray converts, not
         # arithmetic between them and NumPy arrays (torch refuses ndarray * tensor)
         "return tuple(a * np.asarray(jt) + b * np.asarray(js) for jt, js in zip(along_t, along_s))",
@@ -211,8 +214,8 @@ def hessian_sides(program: Program) -> tuple[Wrapper, Wrapper]:
     xs, ps, qs = _args(program), _args(program, "p"), _args(program, "q")
     everything = tuple(range(len(xs)))
     hvp = define("hvp", xs + names("d", len(xs)), [
-        f"grad_loss = sut.grad(loss, argnums={everything!r})",
-        f"return sut.jvp(grad_loss, {tuple_of(xs)}, {tuple_of(names('d', len(xs)))})[1]",
+        f"grad_loss = {GRAD.call('loss', f'argnums={everything!r}')}",
+        f"return {JVP.call('grad_loss', tuple_of(xs), tuple_of(names('d', len(xs))))}[1]",
     ])
 
     def side(name, left, right):
@@ -236,9 +239,9 @@ def vmap_grad_sides(program: Program, argnums, in_axes, out_axes, size: int):
     """vmap(grad(loss)) on batched inputs, and grad(loss) on each example, stacked."""
     xs = _args(program)
     axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(xs)
-    grad_loss = f"sut.grad(loss, argnums={argnums!r})"
+    grad_loss = GRAD.call("loss", f"argnums={argnums!r}")
     batched = define("batched", xs, [
-        f"return sut.vmap({grad_loss}, in_axes={in_axes!r}, out_axes={out_axes!r})"
+        f"return {VMAP.call(grad_loss, f'in_axes={in_axes!r}', f'out_axes={out_axes!r}')}"
         f"({', '.join(xs)})"])
     sliced = ", ".join(x if a is None else f"np.take({x}, i, {a})" for x, a in zip(xs, axes))
     looped = define("looped", xs, [
@@ -256,8 +259,8 @@ def grad_vjp_sides(program: Program, argnums) -> tuple[Wrapper, Wrapper]:
     picked = (tuple_of([f"cotangents[{i}]" for i in argnums]) if isinstance(argnums, tuple)
               else f"cotangents[{argnums}]")
     by_grad = define("by_grad", xs,
-                     [f"return sut.grad(loss, argnums={argnums!r})({', '.join(xs)})"])
-    by_vjp = define("by_vjp", xs, [f"out, pullback = sut.vjp(loss, {', '.join(xs)})",
+                     [f"return {GRAD.call('loss', f'argnums={argnums!r}')}({', '.join(xs)})"])
+    by_vjp = define("by_vjp", xs, [f"out, pullback = {VJP.call('loss', *xs)}",
                                    "cotangents = pullback(1.0)",
                                    f"return {picked}"])
     source = "\n\n".join([loss(program), by_grad, by_vjp])
@@ -270,26 +273,27 @@ def _transformed(program: Program, transform: str, fn: str, options: dict) -> tu
     xs = _args(program)
     if transform == "jvp":
         ts = _args(program, "t")
-        return xs + ts, [f"return sut.jvp({fn}, {tuple_of(xs)}, {tuple_of(ts)})"]
+        return xs + ts, [f"return {JVP.call(fn, tuple_of(xs), tuple_of(ts))}"]
     if transform == "grad":
-        return xs, [f"return sut.grad({fn}, argnums={options['argnums']!r})({', '.join(xs)})"]
+        applied = GRAD.call(fn, f"argnums={options['argnums']!r}")
+        return xs, [f"return {applied}({', '.join(xs)})"]
     if transform == "vjp":
         us = names("u", len(program.outputs))
-        return xs + us, [f"out, pullback = sut.vjp({fn}, {', '.join(xs)})",
+        return xs + us, [f"out, pullback = {VJP.call(fn, *xs)}",
                          f"return out, pullback({_cotangent(program)})"]
-    return xs, [f"return sut.vmap({fn}, in_axes={options['in_axes']!r}, "
-                f"out_axes={options['out_axes']!r})({', '.join(xs)})"]
+    applied = VMAP.call(fn, f"in_axes={options['in_axes']!r}", f"out_axes={options['out_axes']!r}")
+    return xs, [f"return {applied}({', '.join(xs)})"]
 
 
 def jit_commute_sides(program: Program, transform: str, **options) -> tuple[Wrapper, Wrapper]:
     """jit(T(f)) and T(jit(f)) for T one of jvp, grad (of loss), vjp, vmap."""
     fn = "loss" if transform == "grad" else "f"
     params, body = _transformed(program, transform, fn, options)
-    _, jitted_body = _transformed(program, transform, f"sut.jit({fn})", options)
+    _, jitted_body = _transformed(program, transform, JIT.call(fn), options)
     parts = [loss(program)] if transform == "grad" else []
     parts += [define("transformed", params, body),
               define("transformed_of_jit", params, jitted_body)]
     source = "\n\n".join(parts)
     call = ", ".join(params)
-    return (Wrapper(source, f"sut.jit(transformed)({call})"),
+    return (Wrapper(source, f"{JIT.call('transformed')}({call})"),
             Wrapper(source, f"transformed_of_jit({call})"))

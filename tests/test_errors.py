@@ -35,7 +35,8 @@ from strategies.error_cases import (
 from strategies.program import ProgramCase
 from strategies.wrappers import Wrapper
 
-# Transformations a refusal is checked under, simplest first (shrinking goes there).
+# Transformations a refusal is checked under, simplest first (shrinking goes
+# there); tests/meta/test_tables.py holds it to strategies/transformations.py.
 TRANSFORMS = ("eager", "jit", "grad", "vmap", "jvp", "vjp")
 
 

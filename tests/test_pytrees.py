@@ -21,6 +21,8 @@ from strategies import wrappers
 from strategies.pytree_cases import transformed_packed_cases, vmap_packed_cases
 from strategies.pytree_wrappers import packed_wrapper, packing, unpacked_wrapper
 
+# The order is what a case draws from; every transformation but vmap, whose
+# property is below (tests/meta/test_tables.py holds it to the table).
 TRANSFORMS = ("value", "jit", "jvp", "vjp", "grad")
 
 

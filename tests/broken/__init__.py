@@ -16,7 +16,6 @@ constants the meta-tests read, `FAMILY` (a key of `FAMILIES`) and
 on refimpl and holds them to differ as `Witness.shows` says.
 """
 
-from functools import partial
 from types import SimpleNamespace
 from typing import NamedTuple
 
@@ -27,7 +26,7 @@ from oracles.sut import CONTRACT
 from refimpl import numpy as refimpl_numpy
 from refimpl.core import Primitive, bind
 from refimpl.jvp import jvp_rules
-from refimpl.vmap import _elementwise_batch, vmap_rules
+from refimpl.vmap import defelementwise, vmap_rules
 
 jax.config.update("jax_enable_x64", True)
 
@@ -86,10 +85,10 @@ def elementwise_copy(prim) -> Primitive:
     """A copy of refimpl's elementwise `prim` (value, shape rule, cost, jit source
     and batching rule) for a shim to give a broken derivative rule of its own:
     refimpl's tables gain an entry for the copy, and no existing entry changes."""
-    copy = Primitive(prim.name)
+    copy = Primitive(prim.name, elementwise=True)
     copy.impl, copy.shape_rule, copy.cost, copy.source = (prim.impl, prim.shape_rule, prim.cost,
                                                           prim.source)
-    vmap_rules[copy] = partial(_elementwise_batch, copy)
+    defelementwise(copy)
     return copy
 
 

@@ -11,7 +11,7 @@ Family: jvp.  Smallest input: `jvp(numpy.divide, (1.0, 2.0), (0.0, 1.0))`.
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import Witness, bound_elementwise, elementwise_copy, refimpl_numpy_with
 
 FAMILY = "jvp"
@@ -20,7 +20,7 @@ WITNESS = Witness("jvp(numpy.divide, (1.0, 2.0), (0.0, 1.0))")
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 div_p = elementwise_copy(P.div_p)
-_defjvp(div_p, lambda t, out, x, y: ops.div(t, y),
+defjvp(div_p, lambda t, out, x, y: ops.div(t, y),
         lambda t, out, x, y: ops.mul(t, ops.div(out, y)))  # correct: ops.neg(...)
 
 numpy = refimpl_numpy_with(divide=bound_elementwise(div_p, "divide"))

@@ -13,7 +13,7 @@ Family: jvp.  Smallest input:
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, numpy, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import Witness
 
 FAMILY = "jvp"
@@ -21,5 +21,5 @@ WITNESS = Witness("jvp(numpy.matmul, (np.ones(2), np.eye(2)), (np.zeros(2), np.e
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
-_defjvp(P.dot_general_p, lambda t, out, x, y, **p: ops.dot_general(t, y, **p),
+defjvp(P.dot_general_p, lambda t, out, x, y, **p: ops.dot_general(t, y, **p),
         None)  # correct: lambda t, out, x, y, **p: ops.dot_general(x, t, **p)

@@ -14,7 +14,7 @@ import numpy as np
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import Witness, bound_elementwise, elementwise_copy, refimpl_numpy_with
 
 FAMILY = "precision"
@@ -25,6 +25,6 @@ __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 exp_p = elementwise_copy(P.exp_p)
 exp_p.impl = lambda x: np.exp(np.asarray(x, np.float32)).astype(np.float64)  # correct: np.exp
 exp_p.source = None  # jit compiles a call of `impl`
-_defjvp(exp_p, lambda t, out, x: ops.mul(t, out))
+defjvp(exp_p, lambda t, out, x: ops.mul(t, out))
 
 numpy = refimpl_numpy_with(exp=bound_elementwise(exp_p, "exp"))

@@ -18,7 +18,7 @@ import numpy as np
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, numpy, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
-from refimpl.transpose import _ranges_like, is_linear, transpose_rules
+from refimpl.transpose import is_linear, ranges_like, transpose_rules
 from tests.broken import Witness
 
 FAMILY = "transpose"
@@ -36,7 +36,7 @@ def _rhs_unpermuted(ct, x, y, *, dimension_numbers):
     (xc, yc), (xb, yb) = dimension_numbers
     x_kept = [i for i in range(np.ndim(x)) if i not in xc + xb]
     y_kept = [i for i in range(np.ndim(y)) if i not in yc + yb]
-    ans_batch, ans_x, _ = _ranges_like(xb, x_kept, y_kept)
+    ans_batch, ans_x, _ = ranges_like(xb, x_kept, y_kept)
     # correct: then transposed by argsort(yb + y_kept + yc in the order of xc)
     return [None, ops.dot_general(ct, x, ((ans_x, tuple(x_kept)), (ans_batch, tuple(xb))))]
 

@@ -15,7 +15,7 @@ Family: higher_order.  Smallest input:
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, numpy, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import Witness, stop_gradient
 
 FAMILY = "higher_order"
@@ -23,5 +23,5 @@ WITNESS = Witness("jvp(lambda x: grad(lambda a: a * x)(1.0), (2.0,), (1.0,))")
 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
-_defjvp(P.mul_p, lambda t, out, x, y: ops.mul(t, stop_gradient(y)),  # correct: ops.mul(t, y)
+defjvp(P.mul_p, lambda t, out, x, y: ops.mul(t, stop_gradient(y)),  # correct: ops.mul(t, y)
         lambda t, out, x, y: ops.mul(x, t))

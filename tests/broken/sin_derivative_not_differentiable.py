@@ -14,7 +14,7 @@ Family: higher_order.  Smallest input:
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import (
     Witness,
     bound_elementwise,
@@ -29,6 +29,6 @@ WITNESS = Witness("jvp(lambda x: jvp(numpy.sin, (x,), (1.0,))[1], (1.0,), (1.0,)
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 sin_p = elementwise_copy(P.sin_p)
-_defjvp(sin_p, lambda t, out, x: ops.mul(t, stop_gradient(ops.cos(x))))  # correct: ops.cos(x)
+defjvp(sin_p, lambda t, out, x: ops.mul(t, stop_gradient(ops.cos(x))))  # correct: ops.cos(x)
 
 numpy = refimpl_numpy_with(sin=bound_elementwise(sin_p, "sin"))

@@ -18,7 +18,7 @@ import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import numpy as refimpl_numpy
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import Witness, bound_elementwise, elementwise_copy, refimpl_numpy_with
 
 FAMILY = "jvp"
@@ -27,7 +27,7 @@ WITNESS = Witness("jvp(numpy.sin, (2.0,), (1.0,))")
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 sin_p = elementwise_copy(P.sin_p)
-_defjvp(sin_p, lambda t, out, x: ops.mul(t, refimpl_numpy.subtract(  # correct: cos(x)
+defjvp(sin_p, lambda t, out, x: ops.mul(t, refimpl_numpy.subtract(  # correct: cos(x)
     1.0, refimpl_numpy.multiply(0.5, ops.integer_pow(x, 2)))))
 
 numpy = refimpl_numpy_with(sin=bound_elementwise(sin_p, "sin"))

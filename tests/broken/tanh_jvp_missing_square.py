@@ -11,7 +11,7 @@ import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import numpy as refimpl_numpy
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import Witness, bound_elementwise, elementwise_copy, refimpl_numpy_with
 
 FAMILY = "jvp"
@@ -20,6 +20,6 @@ WITNESS = Witness("jvp(numpy.tanh, (1.0,), (1.0,))")
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 tanh_p = elementwise_copy(P.tanh_p)
-_defjvp(tanh_p, lambda t, out, x: ops.mul(t, refimpl_numpy.subtract(1.0, out)))  # correct: out**2
+defjvp(tanh_p, lambda t, out, x: ops.mul(t, refimpl_numpy.subtract(1.0, out)))  # correct: out**2
 
 numpy = refimpl_numpy_with(tanh=bound_elementwise(tanh_p, "tanh"))

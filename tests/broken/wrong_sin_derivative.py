@@ -11,7 +11,7 @@ Family: jvp.  Smallest input: `jvp(numpy.sin, (1.0,), (1.0,))`.
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
-from refimpl.jvp import _defjvp
+from refimpl.jvp import defjvp
 from tests.broken import Witness, bound_elementwise, elementwise_copy, refimpl_numpy_with
 
 FAMILY = "jvp"
@@ -20,6 +20,6 @@ WITNESS = Witness("jvp(numpy.sin, (1.0,), (1.0,))")
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 sin_p = elementwise_copy(P.sin_p)
-_defjvp(sin_p, lambda t, out, x: ops.neg(ops.mul(t, ops.cos(x))))  # correct: mul(t, cos(x))
+defjvp(sin_p, lambda t, out, x: ops.neg(ops.mul(t, ops.cos(x))))  # correct: mul(t, cos(x))
 
 numpy = refimpl_numpy_with(sin=bound_elementwise(sin_p, "sin"))

@@ -15,6 +15,7 @@ back what the shim's module says and what its witness gave, and refimpl (never
 touched here) answers in this process.
 """
 
+import ast
 import os
 import pickle
 from pathlib import Path
@@ -124,3 +125,22 @@ def test_the_smallest_input_shows_the_bug(shim):
         assert reference_raised and not shim_raised, f"refimpl: {want}; the shim: {got}"
     else:
         assert shim_raised and not reference_raised, f"the shim: {got}; refimpl: {want}"
+
+
+def private_imports(path: Path) -> list[str]:
+    """`module.name` for every `_`-prefixed (not dunder) name `path` imports from refimpl."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "refimpl":
+            found += [f"{node.module}.{alias.name}" for alias in node.names
+                      if alias.name.startswith("_") and not alias.name.endswith("__")]
+    return found
+
+
+@pytest.mark.meta
+def test_no_shim_imports_a_private_refimpl_name():
+    """A shim builds its bug from refimpl's public helpers (`jvp.defjvp`,
+    `vmap.defelementwise`, ...): a private name may change under it unannounced."""
+    found = {path.name: private_imports(path) for path in sorted(BROKEN.glob("*.py"))}
+    offenders = {name: names for name, names in found.items() if names}
+    assert not offenders, f"tests/broken imports private refimpl names: {offenders}"

@@ -14,6 +14,7 @@ from refimpl.jvp import jvp_rules
 from refimpl.linearize import partial_eval_rules
 from refimpl.transpose import transpose_rules
 from refimpl.vmap import vmap_rules
+from strategies.opspec import OPS
 
 jnp, lax = R.numpy, R.lax
 HIGHER_ORDER = {"jit", "cond", "scan", "while"}
@@ -28,6 +29,18 @@ def test_every_primitive_has_every_applicable_rule(prim):
         assert prim in transpose_rules, f"no transpose rule for {prim}"
     if prim.name in HIGHER_ORDER:
         assert prim in partial_eval_rules, f"no partial-eval rule for {prim}"
+
+
+@pytest.mark.parametrize("op", list(OPS))
+def test_every_operation_of_the_language_has_its_primitives_and_their_rules(op):
+    """The language's row of `op` (strategies/opspec.py) names the primitives
+    that implement it in refimpl: each must exist, with every rule it needs."""
+    by_name = {prim.name: prim for prim in PRIMITIVES}
+    for name in OPS[op].primitives:
+        prim = by_name.get(name)
+        assert prim is not None, f"{op}: refimpl has no primitive {name!r}"
+        assert prim in jvp_rules and prim in vmap_rules, f"{op}: {name} lacks a jvp or vmap rule"
+        assert not prim.transposable or prim in transpose_rules, f"{op}: {name} has no transpose"
 
 
 def test_the_primitive_list_is_the_one_the_issue_asks_for():

@@ -4,6 +4,7 @@ import pytest
 from helpers_refimpl import check_transforms, rng_args
 
 import refimpl
+from oracles.sut import CONTRACT
 
 # name: (program over a namespace `n`, argument shapes, positive inputs?)
 OPS = {
@@ -74,6 +75,14 @@ OPS = {
     "tuple_out": (lambda n: lambda x, y: (n.sin(x), {"a": x * y, "b": [y]}), [(3,), (3,)],
                   False),
 }
+
+
+def test_every_numpy_function_of_the_contract_has_a_row():
+    """A row is named after the function it tests (or starts with its name and `_`),
+    so an operation added to the language (strategies/opspec.py) lacks one here."""
+    missing = [function for function in CONTRACT["numpy"]
+               if not any(name == function or name.startswith(f"{function}_") for name in OPS)]
+    assert not missing, f"no row of OPS tests {missing}"
 
 
 @pytest.mark.parametrize("name", list(OPS))
