@@ -140,7 +140,7 @@ CATCHES = [
     Catch("tests.broken.vmap_batches_unmapped",
           test_python_control_flow.test_vmap_branches_on_an_unbatched_value,
           shows=("ConcretizationError",)),
-    # The mutation campaign (issue 21): one row per rule family and construct, each at
+    # The mutation campaign: one row per rule family and construct, each at
     # the property that catches it first.  Every row is bounded; those whose bug patches
     # refimpl's own tables run without the reference (it would share the bug).
     *[Catch(f"tests.broken.{shim}", test_jvp.test_jvp_matches_finite_differences_and_reference,
