@@ -50,6 +50,19 @@ def test_each_kind_of_failure_is_named_once_with_what_every_example_used():
     assert text.startswith("\n\n3 distinct kinds of failure")
 
 
+@pytest.mark.parametrize("error", [
+    "SutRaised: mysut raised TypeError while computing f(x): only 0-dimensional arrays can "
+    "be converted to Python scalars",
+    "oracles.errors.SutRaised: mysut raised TypeError while computing the SUT's own vjp: "
+    "<J^T u, t> on mysut: only 0-dimensional arrays can be converted to Python scalars",
+    "SutRaised: mysut raised TypeError in make_jaxpr of the chain family at n=8: only "
+    "3-dimensional arrays can be converted to Python scalars",
+])
+def test_one_bug_is_one_kind_whatever_the_computation_and_its_numbers(error):
+    assert table.error_kind(error) == ("raises TypeError: only N-dimensional arrays can be "
+                                       "converted to Python scalars")
+
+
 def test_the_live_line_says_which_features_a_refusal_met():
     line = table.live_line(VERDICTS[0])
     assert "uses add, cond, grad, sum: if the SUT lacks one by design, declare it" in line
