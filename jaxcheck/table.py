@@ -102,9 +102,9 @@ def summary(verdicts: list[Verdict]) -> str:
 
 # How an SUT's raise reads in a failure (oracles/experiment.py): "SutRaised: NAME
 # raised TYPE while computing TITLE: MESSAGE", then the features the example used.
-# The title differs from property to property and may hold ": " itself; the SUT's
-# message comes last, so its last ": "-part is the same wherever one bug shows.
-_RAISED = re.compile(r"^[\w.]+: \S+ raised (\w+)\b")
+# The title differs from property to property; where it holds ": " itself it
+# ends " on NAME", and the SUT's message follows that.
+_RAISED = re.compile(r"^[\w.]+: (\S+) raised (\w+)\b")
 _USES = re.compile(r"The example uses ([\w, ]+): if the SUT")
 # Numbers, and the dims of a shape (f64[4,4]), differ from example to example.
 _NUMBERS = re.compile(r"-?\d+(\.\d+)?(e[-+]?\d+)?")
@@ -112,13 +112,16 @@ _NUMBERS = re.compile(r"-?\d+(\.\d+)?(e[-+]?\d+)?")
 
 def error_kind(error: str) -> str:
     """One line that names a kind of error, the same for every example of one bug:
-    the SUT's exception and the end of its message, or the oracle's verdict, with
+    the SUT's exception and its message, or the oracle's verdict, with
     the numbers and the computation's title (different in every example) left out."""
     first = error.splitlines()[0] if error else "?"
     raised = _RAISED.match(first)
     if raised:
-        message = first.rsplit(": ", 1)[-1] if ": " in first[raised.end():] else ""
-        return f"raises {raised[1]}: {_NUMBERS.sub('N', message)}".rstrip(": ")
+        rest = first[raised.end():]
+        on_sut = f" on {raised[1]}: "
+        message = (rest.rsplit(on_sut, 1)[1] if on_sut in rest
+                   else rest.partition(": ")[2])
+        return f"raises {raised[2]}: {_NUMBERS.sub('N', message)}".rstrip(": ")
     kind, _, message = first.partition(": ")
     if kind.rsplit(".", 1)[-1] == "Mismatch":
         return "wrong values (Mismatch)"

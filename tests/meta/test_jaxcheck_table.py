@@ -57,10 +57,18 @@ def test_each_kind_of_failure_is_named_once_with_what_every_example_used():
     "<J^T u, t> on mysut: only 0-dimensional arrays can be converted to Python scalars",
     "SutRaised: mysut raised TypeError in make_jaxpr of the chain family at n=8: only "
     "3-dimensional arrays can be converted to Python scalars",
+    "SutRaised: mysut raised TypeError while computing a jvp(f, x, t)[1] + b jvp(f, x, s)[1] "
+    "on mysut: only 0-dimensional arrays can be converted to Python scalars",
 ])
 def test_one_bug_is_one_kind_whatever_the_computation_and_its_numbers(error):
     assert table.error_kind(error) == ("raises TypeError: only N-dimensional arrays can be "
                                        "converted to Python scalars")
+
+
+def test_a_message_that_holds_a_colon_is_kept_whole():
+    assert table.error_kind("SutRaised: toy raised TypeError while computing jvp(f, x, t): "
+                            "unsupported operand type(s) for @: 'Dual' and 'Dual'") == (
+        "raises TypeError: unsupported operand type(s) for @: 'Dual' and 'Dual'")
 
 
 def test_the_live_line_says_which_features_a_refusal_met():
