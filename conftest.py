@@ -35,6 +35,7 @@ from jaxcheck import profiles
 from jaxcheck.examples import MemoryBound, amplifying, wrapped
 from jaxcheck.runner import XLA_CACHE
 from oracles import reproducer
+from oracles.experiment import check_time_limit
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
 from strategies import coverage
 from strategies.vocabulary import Vocabulary, vocabulary_for
@@ -108,6 +109,10 @@ def pytest_configure(config):
     if config.getoption("--jaxcheck-coverage"):
         coverage.RECORDER = coverage.Recorder()
     timeout = config.getoption("--sut-timeout")
+    try:
+        check_time_limit(timeout)
+    except ValueError as exc:
+        raise pytest.UsageError(f"--sut-timeout: {exc}") from None
     try:
         config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
         reference = reference_name(config.getoption("--sut"), config.getoption("--reference"))

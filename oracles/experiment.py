@@ -148,9 +148,30 @@ def flatten(result, what: str) -> tuple[np.ndarray, ...]:
         ) from None
 
 
+# The longest time limit one call may have: a week.  A call on a generated
+# program takes milliseconds to minutes (the default limit is 60 s), so a
+# longer limit is a slip, not a choice; and `signal.setitimer` refuses a
+# limit past about 9e9 s on this platform (OverflowError; ValueError for NaN).
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
+
+
+def check_time_limit(seconds: float) -> None:
+    """A ValueError unless `seconds` is a finite number of seconds up to `MAX_TIME_LIMIT`
+    (0 or less: no limit)."""
+    if not (math.isfinite(seconds) and seconds <= MAX_TIME_LIMIT):
+        raise ValueError(f"a time limit of {seconds!r} s: a limit must be a finite number of "
+                         f"seconds, at most {MAX_TIME_LIMIT:g} (a week), or 0 for none")
+
+
 @contextlib.contextmanager
 def _time_limit(seconds: float, what: str):
-    """Raise SutTimedOut in the main thread after `seconds` (no-op elsewhere)."""
+    """Raise SutTimedOut in the main thread after `seconds` (no-op elsewhere; 0: no limit).
+
+    A limit `check_time_limit` refuses is the caller's mistake, a ValueError
+    before the SUT runs: passed on to the timer, it raised from inside the
+    call and read as the SUT failing.
+    """
+    check_time_limit(seconds)
     if seconds <= 0 or threading.current_thread() is not threading.main_thread():
         yield
         return
