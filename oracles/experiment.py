@@ -42,29 +42,41 @@ class Experiment:
     inputs: dict[str, np.ndarray] = field(default_factory=dict)
 
     def result_on(self, sut: Sut) -> tuple[np.ndarray, ...]:
-        """The call's result on `sut`, flattened to a tuple of float64 arrays."""
+        """The call's result on `sut`, flattened to a tuple of float64 arrays.
+
+        Reading the result (`flatten`) is part of the call: JAX dispatches
+        asynchronously and MLX computes lazily, so a result's computation
+        may first run, and fail, as it is read.  Whatever the SUT raises,
+        computing or read, is its failure (`SutRaised`).
+        """
         __tracebackhide__ = True
         module = _program_module(self.source, sut.api)
         namespace = module.__dict__
         guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
         with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"), module_named(module):
+            doing = "computing"
             try:
                 exec(compile(self.source, _filename(self.source), "exec"), namespace)
                 result = eval(self.call, namespace, dict(self.inputs))
-            except (KeyboardInterrupt, SutTimedOut):
+                doing = "reading its result of"
+                return flatten(result, f"{self.title} on {sut.name}")
+            except (KeyboardInterrupt, SutTimedOut, SutBadOutput):
                 raise
             except Exception as exc:
-                failure = SutRaised.kind_of(exc)(
-                    f"{sut.name} raised {type(exc).__name__} while computing {self.title}: {exc}"
-                    f"\nThe example uses {', '.join(features_in(self.source + self.call))}: "
-                    "if the SUT does not offer one of these by design, list it in "
-                    "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
-                failure.__cause__ = exc
-            else:
-                # Inside the guard: JAX dispatches asynchronously, and a result's
-                # computation may first run here, as it is read.
-                return flatten(result, f"{self.title} on {sut.name}")
+                failure = self._raised(sut, exc, doing)
             raise failure  # outside `except`: without exc as context (SutRaised.kind_of)
+
+    def _raised(self, sut: Sut, exc: BaseException, doing: str) -> SutRaised:
+        """The SUT's `exc` as its failure, with the features the example uses."""
+        detail = str(exc)
+        failure = SutRaised.kind_of(exc)(
+            f"{sut.name} raised {type(exc).__name__} while {doing} {self.title}"
+            f"{': ' * bool(detail)}{detail}"
+            f"\nThe example uses {', '.join(features_in(self.source + self.call))}: "
+            "if the SUT does not offer one of these by design, list it in "
+            "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
+        failure.__cause__ = exc
+        return failure
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,
@@ -130,7 +142,9 @@ def _elements(result) -> int:
 def flatten(result, what: str) -> tuple[np.ndarray, ...]:
     """Tuples, lists and dicts of array-likes, depth first, as float64 arrays.
 
-    A dict's entries come in sorted key order, as JAX flattens pytrees.
+    A dict's entries come in sorted key order, as JAX flattens pytrees.  A
+    leaf must be real floating point (`real_leaf`).  What converting a leaf
+    raises is left to the caller: for an SUT's result, the SUT raised it.
     """
     if isinstance(result, dict):
         result = [result[key] for key in sorted(result)]
@@ -140,12 +154,35 @@ def flatten(result, what: str) -> tuple[np.ndarray, ...]:
     if elements > MAX_OUTPUT_ELEMENTS:
         raise SutBadOutput(f"got an output of shape {tuple(result.shape)} ({elements:,} "
                            f"elements), more than any array the program makes [{what}]")
-    try:
-        return (np.asarray(result, dtype=np.float64),)
-    except (TypeError, ValueError) as exc:
-        raise SutBadOutput(
-            f"got {type(result).__name__}, but should be an array [{what}]: {exc}"
-        ) from None
+    return (real_leaf(result, np.asarray(result), what),)
+
+
+# ml_dtypes' floating types (bfloat16, float8_*, ...), which NumPy files as kind
+# "V"; a structured or opaque "V" dtype has other names.
+_NARROW_FLOATS = ("bfloat16", "float8_", "float6_", "float4_")
+
+
+def real_leaf(result, array: np.ndarray, what: str) -> np.ndarray:
+    """`array` (`result` converted) as float64, if it is real floating point.
+
+    The contract's outputs are real floating point.  Converting anything else
+    to float64 hid what came back: a complex result lost its imaginary part,
+    and integers, booleans and objects passed as numbers.  A float16 or
+    float32 leaf is accepted, its precision judged by the comparisons.  A
+    Python int is exact and no SUT's array is one: it is a count a wrapper
+    returns (the runs of `f`, a staged dimension, tests/test_dynamic_shapes.py).
+    """
+    dtype = array.dtype
+    if dtype.kind == "f" or type(result) is int or (
+            dtype.kind == "V" and dtype.names is None and dtype.name.startswith(_NARROW_FLOATS)):
+        return array.astype(np.float64)
+    kind = {"c": "complex", "i": "integer", "u": "unsigned integer", "b": "boolean",
+            "O": "Python object"}.get(dtype.kind, "non-numeric") + " values"
+    if dtype.kind == "c":
+        kind += f", imaginary parts up to {np.max(np.abs(array.imag), initial=0.0):.3g}"
+    came = type(result).__name__ + (f" of dtype {dtype}" if hasattr(result, "dtype") else "")
+    raise SutBadOutput(f"got {came} ({kind}), but should be real floating point (float64) "
+                       f"[{what}]")
 
 
 # The longest time limit one call may have: a week.  A call on a generated
