@@ -47,7 +47,11 @@ class Experiment:
         Reading the result (`flatten`) is part of the call: JAX dispatches
         asynchronously and MLX computes lazily, so a result's computation
         may first run, and fail, as it is read.  Whatever the SUT raises,
-        computing or read, is its failure (`SutRaised`).
+        computing or read, is its failure (`SutRaised`), `SystemExit`
+        included; a `KeyboardInterrupt` too under the `jaxcheck` command
+        (`sut.in_flight` set), whose children run in their own session, out
+        of a terminal's Ctrl-C: there it can only be the SUT's.  Under plain
+        pytest it is the user's Ctrl-C, and interrupts the run.
         """
         __tracebackhide__ = True
         module = _program_module(self.source, sut.api)
@@ -60,15 +64,19 @@ class Experiment:
                 result = eval(self.call, namespace, dict(self.inputs))
                 doing = "reading its result of"
                 return flatten(result, f"{self.title} on {sut.name}")
-            except (KeyboardInterrupt, SutTimedOut, SutBadOutput):
+            except (SutTimedOut, SutBadOutput):
                 raise
-            except Exception as exc:
+            except KeyboardInterrupt as exc:
+                if not sut.in_flight:
+                    raise
+                failure = self._raised(sut, exc, doing)
+            except (Exception, SystemExit) as exc:
                 failure = self._raised(sut, exc, doing)
             raise failure  # outside `except`: without exc as context (SutRaised.kind_of)
 
     def _raised(self, sut: Sut, exc: BaseException, doing: str) -> SutRaised:
         """The SUT's `exc` as its failure, with the features the example uses."""
-        detail = str(exc)
+        detail = f"sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else str(exc)
         failure = SutRaised.kind_of(exc)(
             f"{sut.name} raised {type(exc).__name__} while {doing} {self.title}"
             f"{': ' * bool(detail)}{detail}"

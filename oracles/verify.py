@@ -5,7 +5,8 @@ in turn, and attaches the reproducer for the expectation being checked to
 any failure, including the SUT raising or hanging before any comparison.
 `verify_agrees` holds one computation on the SUT to another on the same SUT
 (an identity, needing no outside oracle).  `verify_raises` is for programs a
-correct SUT refuses: raising any `Exception` passes, returning fails;
+correct SUT refuses: raising any `Exception` passes (ending the process,
+`sys.exit`, does not), returning fails;
 `verify_returns` is its control, the same source where a correct SUT returns.
 """
 
@@ -64,8 +65,10 @@ def verify_raises(sut: Sut, exp: Experiment, why: str,
     with attached(lambda: refusal_script(exp, sut.name, why, context)):
         try:
             returned = exp.result_on(sut)
-        except SutRaised:
-            return
+        except SutRaised as failure:
+            if isinstance(failure.__cause__, Exception):
+                return
+            raise  # SystemExit, KeyboardInterrupt: ending the process is no refusal
         shapes = ", ".join(str(a.shape) for a in returned)
         raise SutDidNotRaise(f"got {len(returned)} array(s) of shape {shapes}, but should "
                              f"raise: {why} [{exp.title} on {sut.name}]")

@@ -8,6 +8,7 @@ and what its message says.
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,10 +20,14 @@ from hypothesis import given, settings
 from oracles.derivatives import check_grad
 from oracles.errors import SutBadOutput, SutFailure, SutRaised
 from oracles.experiment import Experiment, _time_limit
+from oracles.inflight import InFlight
+from oracles.reproducer import HEADER, Expectation, call_script
 from oracles.sut import Sut, resolve
-from oracles.verify import verify_raises
+from oracles.tolerance import EXACT
+from oracles.verify import verify, verify_raises
 from strategies.cases import grad_cases
 from strategies.vocabulary import Vocabulary
+from tests.meta.command import jaxcheck, verdicts
 
 pytestmark = pytest.mark.meta
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,3 +160,57 @@ def test_the_leaked_tracer_property_passes_an_sut_that_refuses_when_the_result_i
     run = _pytest("tests/test_errors.py::test_a_leaked_tracer_raises_when_used",
                   "--sut", "tests.faulty.errors_raise_when_read", "--reproducers", str(tmp_path))
     assert run.returncode == 0, run.stdout[-3000:]
+
+
+# ----------------------------------------------------------------------------- ending the process
+
+JVP = Experiment("jvp(f, x, t)", "def f(x0):\n    return x0\n", "sut.jvp(f, (x0,), (t0,))",
+                 {"x0": 1.0, "t0": 1.0})
+
+
+def test_sys_exit_in_an_sut_call_is_its_failure_with_a_reproducer():
+    sut = resolve("tests.faulty.jvp_exits")
+    with pytest.raises(SutRaised, match=r"raised SystemExit while computing jvp\(f, x, t\): "
+                                        r"sys.exit\(3\)") as raised:
+        verify(sut, JVP, Expectation((1.0, 1.0), "by hand", EXACT))
+    assert any(note.startswith(HEADER) for note in raised.value.__notes__)
+
+
+def test_sys_exit_is_no_refusal():
+    with pytest.raises(SutRaised, match="SystemExit"):
+        verify_raises(resolve("tests.faulty.jvp_exits"), JVP, "a correct SUT refuses this")
+
+
+def test_keyboard_interrupt_is_the_users_ctrl_c_under_plain_pytest():
+    with pytest.raises(KeyboardInterrupt):
+        JVP.result_on(resolve("tests.faulty.jvp_interrupts"))
+
+
+def test_keyboard_interrupt_is_the_sut_failing_under_the_jaxcheck_command(tmp_path):
+    """Under the command (`in_flight` set) the children run in their own session, which
+    a terminal's Ctrl-C does not reach: the interrupt is the SUT's."""
+    path = tmp_path / "inflight.py"
+    sut = replace(resolve("tests.faulty.jvp_interrupts"), in_flight=InFlight(path, call_script))
+    with pytest.raises(SutRaised, match=r"raised KeyboardInterrupt while computing "
+                                        r"jvp\(f, x, t\)\n"):
+        JVP.result_on(sut)
+    assert not path.exists()
+
+
+def test_the_jaxcheck_command_reports_a_keyboard_interrupt_of_the_sut_as_a_failure(tmp_path):
+    """Not as a crash "SIGINT, outside an example's SUT call": a failure of that call,
+    with its reproducer."""
+    run = jaxcheck("check", "--sut", "tests.faulty.jvp_interrupts", "--reference", "none",
+                   "--only", "test_jvp_matches", "--out", str(tmp_path))
+    assert run.returncode == 1, run.stdout + run.stderr
+    found = verdicts(tmp_path)["test_jvp_matches_finite_differences_and_reference"]
+    assert found["outcome"] == "failed" and found["reproducers"], found
+    assert "raised KeyboardInterrupt while computing jvp" in run.stdout, run.stdout
+
+
+def test_a_property_whose_sut_calls_sys_exit_fails_with_a_reproducer(tmp_path):
+    run = _pytest("tests/test_jvp.py::test_jvp_matches_finite_differences_and_reference",
+                  "--sut", "tests.faulty.jvp_exits", "--reference", "none", "--max-shrinks=0",
+                  "--reproducers", str(tmp_path))
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "SystemExit" in run.stdout and list(tmp_path.glob("repro_*.py")), run.stdout[-3000:]
