@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
+from oracles.errors import SutBadOutput, SutFailure, SutRaised, SutTimedOut
 from oracles.sut import Sut, features_in
 from strategies import coverage
 from strategies.program import ProgramCase
@@ -44,34 +44,48 @@ class Experiment:
     def result_on(self, sut: Sut) -> tuple[np.ndarray, ...]:
         """The call's result on `sut`, flattened to a tuple of float64 arrays.
 
-        Reading the result (`flatten`) is part of the call: JAX dispatches
-        asynchronously and MLX computes lazily, so a result's computation
-        may first run, and fail, as it is read.  Whatever the SUT raises,
-        computing or read, is its failure (`SutRaised`), `SystemExit`
-        included; a `KeyboardInterrupt` too under the `jaxcheck` command
-        (`sut.in_flight` set), whose children run in their own session, out
-        of a terminal's Ctrl-C: there it can only be the SUT's.  Under plain
-        pytest it is the user's Ctrl-C, and interrupts the run.
+        Reading the result (`flatten`) is part of the call (`call_on`): JAX
+        dispatches asynchronously and MLX computes lazily, so a result's
+        computation may first run, and fail, as it is read.
         """
         __tracebackhide__ = True
         module = _program_module(self.source, sut.api)
-        namespace = module.__dict__
+        with self.call_on(sut) as step, module_named(module):
+            exec(compile(self.source, _filename(self.source), "exec"), module.__dict__)
+            result = eval(self.call, module.__dict__, dict(self.inputs))
+            step.doing = "reading its result of"
+            return flatten(result, f"{self.title} on {sut.name}")
+
+    @contextlib.contextmanager
+    def call_on(self, sut: Sut):
+        """The block is this experiment's call on `sut`, however the block makes it.
+
+        Its script is on disk while it runs (where `sut.in_flight` says), it
+        has the SUT's time limit, and whatever it raises is the SUT's failure
+        (`SutRaised`), `SystemExit` included; a `KeyboardInterrupt` too under
+        the `jaxcheck` command (`sut.in_flight` set), whose children run in
+        their own session, out of a terminal's Ctrl-C: there it can only be
+        the SUT's.  Under plain pytest it is the user's Ctrl-C, and
+        interrupts the run.  `result_on` makes the call from the source;
+        the cost oracle (oracles/cost.py) calls functions it loaded once, and
+        counts or times the call alone.  The block may set `doing` on what
+        it is given, for the message of a failure.
+        """
+        __tracebackhide__ = True
         guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
-        with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"), module_named(module):
-            doing = "computing"
+        step = _Step()
+        with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
             try:
-                exec(compile(self.source, _filename(self.source), "exec"), namespace)
-                result = eval(self.call, namespace, dict(self.inputs))
-                doing = "reading its result of"
-                return flatten(result, f"{self.title} on {sut.name}")
-            except (SutTimedOut, SutBadOutput):
+                yield step
+                return
+            except SutFailure:
                 raise
             except KeyboardInterrupt as exc:
                 if not sut.in_flight:
                     raise
-                failure = self._raised(sut, exc, doing)
+                failure = self._raised(sut, exc, step.doing)
             except (Exception, SystemExit) as exc:
-                failure = self._raised(sut, exc, doing)
+                failure = self._raised(sut, exc, step.doing)
             raise failure  # outside `except`: without exc as context (SutRaised.kind_of)
 
     def _raised(self, sut: Sut, exc: BaseException, doing: str) -> SutRaised:
@@ -85,6 +99,12 @@ class Experiment:
             "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
         failure.__cause__ = exc
         return failure
+
+
+class _Step:
+    """What an SUT call is doing, for the message of its failure."""
+
+    doing = "computing"
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,

@@ -6,8 +6,10 @@ and what its message says.
 """
 
 import math
+import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,6 +19,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+import refimpl
+from oracles import cost
 from oracles.derivatives import check_grad
 from oracles.errors import SutBadOutput, SutFailure, SutRaised
 from oracles.experiment import Experiment, _time_limit
@@ -25,7 +29,7 @@ from oracles.reproducer import HEADER, Expectation, call_script
 from oracles.sut import Sut, resolve
 from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_raises
-from strategies.cases import grad_cases
+from strategies.cases import grad_cases, program_cases
 from strategies.vocabulary import Vocabulary
 from tests.meta.command import jaxcheck, verdicts
 
@@ -214,3 +218,72 @@ def test_a_property_whose_sut_calls_sys_exit_fails_with_a_reproducer(tmp_path):
                   "--reproducers", str(tmp_path))
     assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-3000:]
     assert "SystemExit" in run.stdout and list(tmp_path.glob("repro_*.py")), run.stdout[-3000:]
+
+
+# ----------------------------------------------------------------------------- the cost oracle
+
+def _observed(path, *, make_jaxpr: bool):
+    """refimpl, its `make_jaxpr` (or, without it, `grad`) noting for each call whether
+    the call's script was on disk (`in_flight` at `path`) and a time limit running."""
+    seen = []
+
+    def noting(transform):
+        def transformed(fun, *options, **keywords):
+            inner = transform(fun, *options, **keywords)
+
+            def call(*args):
+                seen.append((path.read_text() if path.exists() else None,
+                             signal.getitimer(signal.ITIMER_REAL)[0]))
+                return inner(*args)
+
+            return call
+
+        return transformed
+
+    api = SimpleNamespace(**{name: getattr(refimpl, name) for name in refimpl.__all__})
+    unsupported = refimpl.__sut_unsupported__
+    if make_jaxpr:
+        api.make_jaxpr = noting(refimpl.make_jaxpr)
+    else:
+        del api.make_jaxpr
+        api.grad = noting(refimpl.grad)
+        unsupported |= {"make_jaxpr"}
+    sut = Sut("observed", api, "test", unsupported, timeout=600,
+              in_flight=InFlight(path, call_script))
+    return sut, seen
+
+
+@settings(max_examples=3, deadline=None, derandomize=True, database=None)
+@given(case=program_cases(SMOOTH, reverse=True))
+def test_every_make_jaxpr_of_the_cost_oracle_is_an_sut_call_with_its_script_and_limit(case):
+    path = Path(tempfile.mkdtemp()) / "inflight.py"
+    sut, seen = _observed(path, make_jaxpr=True)
+    cost.growth(sut, "chain")
+    cost.tracing_growth(sut, 4)
+    cost.program_works(sut, case)
+    assert len(seen) == 4 + 6 + 5
+    for script, remaining in seen:
+        assert script is not None and "sut.make_jaxpr(" in script, script
+        assert 0 < remaining <= 600
+
+
+def test_every_timed_grad_of_the_cost_oracle_is_an_sut_call_with_its_script_and_limit(tmp_path):
+    path = tmp_path / "inflight.py"
+    sut, seen = _observed(path, make_jaxpr=False)
+    cost.timed_growth(sut, "chain", 2, 2)
+    assert len(seen) == 2 * (1 + 2)
+    for script, remaining in seen:
+        assert script is not None and "actual = grad_loss(x, a)" in script, script
+        assert 0 < remaining <= 600
+
+
+def test_a_crash_in_make_jaxpr_is_a_crashed_property_with_a_reproducer_that_crashes(tmp_path):
+    """Under the command, as a crash anywhere else: no "outside an example's SUT call"."""
+    run = jaxcheck("check", "--sut", "tests.faulty.make_jaxpr_segfaults", "--reference", "none",
+                   "--only", "test_staging_is_linear", "--out", str(tmp_path))
+    assert run.returncode == 1, run.stdout + run.stderr
+    crashed = verdicts(tmp_path)["test_staging_is_linear_in_program_length"]
+    assert crashed["outcome"] == "crashed" and crashed["reason"] == "SIGSEGV", crashed
+    replay = subprocess.run([sys.executable, crashed["reproducers"][0]], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert replay.returncode == -11, replay.stdout + replay.stderr
