@@ -1,8 +1,14 @@
-"""Compare what the SUT computed with what an oracle expects.
+"""Compare what the SUT computed with what an oracle expects, or with itself.
 
-Messages follow "got X, but should be Y [what]" and name the output, the
-worst element, its absolute and relative error, and the tolerance with its
-reason: enough to judge a failure without a debugger.
+Against an oracle, messages follow "got X, but should be Y [what]" and name
+the output, the worst element, its absolute and relative error, and the
+tolerance with its reason: enough to judge a failure without a debugger.
+
+Two computations of one quantity on the SUT (an identity: `jit(grad f)` and
+`grad(jit f)`) are no oracle for each other: `assert_agree` says what each
+gives and, where an oracle of the same quantity can tell (the reference
+SUT, finite differences: a `Witness`), which of them is wrong
+(`disagreement`).  Neither is called "expected".
 
 A NaN in the same place on both sides (or the same infinity) is agreement:
 where a number is required, the oracle that requires it (NumPy's value of a
@@ -12,13 +18,27 @@ side alone fails, and says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from oracles.errors import Mismatch, SutBadOutput
 from oracles.tolerance import Tolerance
+
+
+class Witness(NamedTuple):
+    """An oracle's value of one element of a quantity two SUT computations disagree
+    on, and how far from it a right answer may be."""
+
+    origin: str
+    value: float
+    allowed: float
+
+
+# An oracle asked about one element: (output, index) -> its Witness, or None where it
+# cannot tell.
+Judge = Callable[[int, tuple], "Witness | None"]
 
 
 class _Worst(NamedTuple):
@@ -56,6 +76,17 @@ def assert_close(actual, expected, tol: Tolerance, what: str, *, error=None) -> 
     worst = _mismatched(actual, expected, tol, what, error)
     if worst:
         _raise([against_oracle(w) for w in worst], worst, what, tol)
+
+
+def assert_agree(first, second, tol: Tolerance, names: tuple[str, str], what: str,
+                 judges: Sequence[Judge] = ()) -> None:
+    """Two computations of one quantity on the SUT, named `names`, agree within `tol`;
+    where they do not, each oracle of `judges` is asked about the worst elements."""
+    __tracebackhide__ = True
+    worst = _mismatched(first, second, tol, what, None)
+    if worst:
+        _raise([disagreement(names, w, _witnesses(judges, w)) for w in worst], worst, what,
+               tol)
 
 
 def _mismatched(actual, expected, tol, what, error) -> list[_Worst]:
@@ -115,3 +146,44 @@ def against_oracle(w: _Worst) -> str:
         return line + ": a NaN on the oracle's side only"
     return line + (f" (abs error {abs(w.actual - w.expected):.3g}, {_excess(w)}; rel error "
                    f"{w.relative:.3g})")
+
+
+def disagreement(names: tuple[str, str], w: _Worst, witnesses: Sequence[Witness]) -> str:
+    """One output's worst element where two SUT computations of one quantity differ:
+    what each gives, what each witness gives, and which side is wrong where the
+    witnesses tell (or that they disagree, where there is none)."""
+    first, second = names
+    line = f"{w.at()}: {first} gives {_number(w.actual)}, {second} gives {_number(w.expected)}"
+    if np.isnan(w.actual) != np.isnan(w.expected):
+        line += " (a NaN on one side only)"
+    else:
+        line += f" (they differ by {abs(w.actual - w.expected):.3g}, {_excess(w)})"
+    line += "".join(f"; {x.origin} gives {_number(x.value)}" for x in witnesses)
+    return f"{line}: {_verdict(names, w, witnesses)}"
+
+
+def _verdict(names: tuple[str, str], w: _Worst, witnesses: Sequence[Witness]) -> str:
+    if not witnesses:
+        return "the two disagree, and no oracle here tells which is right"
+    sides = {(abs(w.actual - x.value) <= x.allowed, abs(w.expected - x.value) <= x.allowed)
+             for x in witnesses}
+    verdicts = {(False, True): f"{names[0]} is wrong", (True, False): f"{names[1]} is wrong",
+                (False, False): "both are wrong"}
+    if len(sides) == 1 and next(iter(sides)) in verdicts:
+        return verdicts[next(iter(sides))]
+    return "the two disagree, and the oracles here do not settle which is right"
+
+
+def _witnesses(judges: Sequence[Judge], w: _Worst) -> list[Witness]:
+    """What each judge says about `w`'s element; a judge that cannot tell, or fails (a
+    reference that raises, finite differences too sharp), is left out: it words the
+    message, it is not the verdict."""
+    found = []
+    for judge in judges:
+        try:
+            witness = judge(w.output, w.index)
+        except Exception:  # noqa: BLE001 (see the docstring)
+            witness = None
+        if witness is not None:
+            found.append(witness)
+    return found
