@@ -44,6 +44,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -151,9 +152,8 @@ def stage(sut, source: str, call: str, inputs: dict, what: str):
     name, _, rest = call.partition("(")
     fun = load(source, sut.api, name)
     args = [inputs[a.strip()] for a in rest.rstrip(")").split(",") if a.strip()]
-    with Experiment(f"make_jaxpr of {what}", source, f"sut.make_jaxpr({name})({rest}",
-                    inputs).call_on(sut):
-        return sut.api.make_jaxpr(fun)(*args)
+    exp = Experiment(f"make_jaxpr of {what}", source, f"sut.make_jaxpr({name})({rest}", inputs)
+    return exp.call_on(sut, partial(_staged, sut.api, fun, *args))
 
 
 # ----------------------------------------------------------------------------- families
@@ -297,17 +297,18 @@ def fastest_seconds(sut, calls, repeats: int) -> list[float]:
     disturbed (timeit's advice), which is what a growth ratio should compare.
     """
     for exp, fun, args in calls:
-        with exp.call_on(sut):
-            fun(*args)  # warm-up: caches, compilation
+        exp.call_on(sut, partial(fun, *args))  # warm-up: caches, compilation
     best = [float("inf")] * len(calls)
     for _ in range(repeats):
         for k, (exp, fun, args) in enumerate(calls):
-            with exp.call_on(sut):
-                start = time.process_time()
-                np.asarray(fun(*args))
-                seconds = time.process_time() - start
-            best[k] = min(best[k], seconds)
+            best[k] = min(best[k], exp.call_on(sut, partial(_process_seconds, fun, args)))
     return best
+
+
+def _process_seconds(fun, args) -> float:
+    start = time.process_time()
+    np.asarray(fun(*args))
+    return time.process_time() - start
 
 
 def _grad_experiment(family: Family, n: int) -> Experiment:
@@ -354,6 +355,16 @@ def python_calls(fun, *args) -> tuple[int, object]:
     return calls[0], result
 
 
+def _staged(api, fun, *args):
+    return api.make_jaxpr(fun)(*args)
+
+
+def _staged_counting(api, fun, *args) -> tuple[int, object]:
+    """`_staged`, with the Python calls its staging makes (`make_jaxpr(fun)` itself is
+    not counted)."""
+    return python_calls(api.make_jaxpr(fun), *args)
+
+
 def tracing_growth(sut, n: int) -> Growth:
     """Python calls spent staging the equations added from n to 2n links, and from 2n to 4n.
 
@@ -368,11 +379,9 @@ def tracing_growth(sut, n: int) -> Growth:
         source = _chain_of(size)
         exp = Experiment(f"make_jaxpr of a chain of {size} links", source,
                          "sut.make_jaxpr(f)(x)", {"x": x})
-        with exp.call_on(sut):
-            sut.api.make_jaxpr(load(source, sut.api, "f"))(x)
-        fresh = load(source, sut.api, "f")
-        with exp.call_on(sut):
-            calls, staged = python_calls(sut.api.make_jaxpr(fresh), x)
+        exp.call_on(sut, partial(_staged, sut.api, load(source, sut.api, "f"), x))
+        calls, staged = exp.call_on(sut, partial(_staged_counting, sut.api,
+                                                 load(source, sut.api, "f"), x))
         counts.append(calls)
         sizes.append(count_equations(staged))
     added = (counts[1] - counts[0], counts[2] - counts[1])

@@ -22,7 +22,9 @@ import signal
 import sys
 import threading
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,6 +34,9 @@ from strategies import coverage
 from strategies.program import ProgramCase
 from strategies.render import render_function, render_module
 from strategies.wrappers import Wrapper, named
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -50,42 +55,45 @@ class Experiment:
         """
         __tracebackhide__ = True
         module = _program_module(self.source, sut.api)
-        with self.call_on(sut) as step, module_named(module):
-            exec(compile(self.source, _filename(self.source), "exec"), module.__dict__)
-            result = eval(self.call, module.__dict__, dict(self.inputs))
-            step.doing = "reading its result of"
-            return flatten(result, f"{self.title} on {sut.name}")
 
-    @contextlib.contextmanager
-    def call_on(self, sut: Sut):
-        """The block is this experiment's call on `sut`, however the block makes it.
+        def compute():
+            exec(compile(self.source, _filename(self.source), "exec"), module.__dict__)
+            return eval(self.call, module.__dict__, dict(self.inputs))
+
+        with module_named(module):
+            return self.call_on(sut, compute,
+                                lambda result: flatten(result, f"{self.title} on {sut.name}"))
+
+    def call_on(self, sut: Sut, make: Callable[[], T],
+                read: Callable[[T], R] = lambda result: result) -> R:
+        """`read(make())`, made as this experiment's call on `sut`.
 
         Its script is on disk while it runs (where `sut.in_flight` says), it
-        has the SUT's time limit, and whatever it raises is the SUT's failure
-        (`SutRaised`), `SystemExit` included; a `KeyboardInterrupt` too under
-        the `jaxcheck` command (`sut.in_flight` set), whose children run in
-        their own session, out of a terminal's Ctrl-C: there it can only be
-        the SUT's.  Under plain pytest it is the user's Ctrl-C, and
-        interrupts the run.  `result_on` makes the call from the source;
-        the cost oracle (oracles/cost.py) calls functions it loaded once, and
-        counts or times the call alone.  The block may set `doing` on what
-        it is given, for the message of a failure.
+        has the SUT's time limit, and whatever `make` or `read` raises is the
+        SUT's failure (`SutRaised`), `SystemExit` included; a
+        `KeyboardInterrupt` too under the `jaxcheck` command (`sut.in_flight`
+        set), whose children run in their own session, out of a terminal's
+        Ctrl-C: there it can only be the SUT's.  Under plain pytest it is the
+        user's Ctrl-C, and interrupts the run.  `result_on` makes the call
+        from the source; the cost oracle (oracles/cost.py) calls functions it
+        loaded once, and counts or times the call alone.
         """
         __tracebackhide__ = True
         guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
-        step = _Step()
         with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
+            doing = "computing"
             try:
-                yield step
-                return
+                result = make()
+                doing = "reading its result of"
+                return read(result)
             except SutFailure:
                 raise
             except KeyboardInterrupt as exc:
                 if not sut.in_flight:
                     raise
-                failure = self._raised(sut, exc, step.doing)
+                failure = self._raised(sut, exc, doing)
             except (Exception, SystemExit) as exc:
-                failure = self._raised(sut, exc, step.doing)
+                failure = self._raised(sut, exc, doing)
             raise failure  # outside `except`: without exc as context (SutRaised.kind_of)
 
     def _raised(self, sut: Sut, exc: BaseException, doing: str) -> SutRaised:
@@ -99,12 +107,6 @@ class Experiment:
             "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
         failure.__cause__ = exc
         return failure
-
-
-class _Step:
-    """What an SUT call is doing, for the message of its failure."""
-
-    doing = "computing"
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,

@@ -146,6 +146,18 @@ def test_an_error_raised_when_the_result_is_read_is_the_sut_raising():
     assert isinstance(raised.value.__cause__, RuntimeError)
 
 
+def test_the_sut_error_is_the_cause_of_its_failure_and_not_its_context():
+    """Hypothesis tells bugs apart by their context too: an SUT error as context would
+    make one kind of error a new bug in every program (`SutRaised.kind_of`)."""
+    sut, exp = _answering(RaisesWhenRead())
+    with pytest.raises(SutRaised) as read:
+        exp.result_on(sut)
+    with pytest.raises(SutRaised) as made:
+        exp.call_on(sut, lambda: 1 / 0)
+    for raised, cause in ((read, RuntimeError), (made, ZeroDivisionError)):
+        assert isinstance(raised.value.__cause__, cause) and raised.value.__context__ is None
+
+
 def test_a_refusal_raised_when_the_result_is_read_is_a_refusal():
     sut, exp = _answering(RaisesWhenRead())
     verify_raises(sut, exp, "a correct SUT refuses this")
