@@ -3,9 +3,10 @@
 An `Experiment` is a module source (the program `f`, any wrapper such as
 `check` that applies a transformation, and exact constant literals), a call
 expression, and the arrays that call takes.  `result_on(sut)` execs the
-source with `sut` bound and evaluates the call within `sut.timeout` seconds
-(its script kept on disk meanwhile where `sut.in_flight` says:
-oracles/inflight.py); the reproducer prints the same source and call.
+source with `sut` bound, evaluates the call and reads its result as one SUT
+call (`call_on`): within `sut.timeout` seconds, its script kept on disk
+meanwhile where `sut.in_flight` says (oracles/inflight.py), whatever it
+raises the SUT's failure; the reproducer prints the same source and call.
 Computing one experiment on the SUT and on a reference SUT is how the
 reference oracle works
 (`oracles/reference.py`).  `case_experiment` builds one from a drawn program
