@@ -108,7 +108,7 @@ def pytest_configure(config):
         os.environ.setdefault(name, value)
     if config.getoption("--jaxcheck-coverage"):
         coverage.RECORDER = coverage.Recorder()
-    timeout = config.getoption("--sut-timeout")
+    timeout = config.getoption("--sut-timeout")  # checked as it was read (arguments.py)
     try:
         config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
         reference = reference_name(config.getoption("--sut"), config.getoption("--reference"))

@@ -18,13 +18,13 @@ import argparse
 import math
 from urllib.parse import urlsplit
 
+from oracles.experiment import MAX_TIME_LIMIT
 from oracles.sut import name_problem
 
-# The longest --sut-timeout: a day, far above any one SUT call and far below
-# where the limit overflows.  The limit is armed with signal.setitimer, which
-# raises OverflowError from 1e10 s on (Linux x86-64, "timestamp out of range
-# for platform time_t"), and the runner's watchdog waits twice the limit.
-MAX_SUT_TIMEOUT = 86400.0
+# The longest --sut-timeout: the longest limit one SUT call can have, a day,
+# far above any one call and far below where setitimer overflows
+# (oracles/experiment.py).
+MAX_SUT_TIMEOUT = MAX_TIME_LIMIT
 
 # Redis's port range (TCP's); 0 is no port one can connect to.
 PORTS = range(1, 65536)

@@ -26,7 +26,8 @@ and one that the oracle cannot judge (too sharp for finite differences),
 where the SUT raises instead, or where the property passes, never replaces
 the shrunk example.  Where no input shows the error `PLAIN` times over and
 the relative error stays below `PRECISION_RELATIVE` everywhere, the bug is
-a loss of precision, which no input can make large; the note says so.
+a loss of precision, which no input can make large; the note says so, and
+names the operation (or the operations of the program) that lost it.
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ import numpy as np
 
 from oracles.errors import Mismatch
 from strategies.inputs import GRID
-from strategies.ir import OutOfDomain
+from strategies.ir import OutOfDomain, all_eqns
 from strategies.moves import Move, moved
+from strategies.program import Program
 
 SEED = 0
 # Property runs per failure: each costs one SUT call plus its oracles (a few
@@ -83,6 +85,7 @@ class Outcome:
     tried: int
     seconds: float
     largest_relative: float
+    operations: tuple[str, ...] = ()
 
     def note(self) -> str:
         """One paragraph for the failure's message."""
@@ -96,11 +99,44 @@ class Outcome:
         if best < PLAIN and self.largest_relative < PRECISION_RELATIVE:
             return (f"Not amplified: the error stays below {PRECISION_RELATIVE:g} relative at "
                     f"every input tried (at most {best:.3g} times the tolerance; {spent}): "
-                    f"a loss of precision (float32 rounding is 6e-8 relative), not a wrong "
-                    f"rule.")
+                    f"a loss of precision{self._where()} (float32 rounding is 6e-8 relative), "
+                    f"not a wrong rule.")
         return (f"Not amplified: no input tried shows more than {IMPROVES:g} times the "
                 f"shrunk example's error of {self.shrunk_ratio:.3g} times the tolerance "
                 f"({spent}).")
+
+
+    def _where(self) -> str:
+        """Which operation lost the precision: the program's one operation, or one of its
+        operations (each is held alone to float64 by tests/test_value.py)."""
+        if len(self.operations) == 1:
+            return f" in {self.operations[0]}, the program's one operation"
+        if self.operations:
+            return (f" in one of the program's operations ({', '.join(self.operations)}; "
+                    "test_each_operation_alone_is_accurate_to_float64 in tests/test_value.py "
+                    "holds each alone to float64)")
+        return ""
+
+
+def operations(drawn) -> tuple[str, ...]:
+    """The operations of the last program among the draws, in order of first use: the
+    program whose check failed (a property checks what it has drawn; the
+    per-operation one draws and checks a program per operation in turn)."""
+    program = _last_program(drawn)
+    if program is None:
+        return ()
+    return tuple(dict.fromkeys(eqn.op for eqn in all_eqns(program.eqns)))
+
+
+def _last_program(value) -> Program | None:
+    if isinstance(value, Program):
+        return value
+    if isinstance(value, tuple | list):
+        for item in reversed(value):
+            found = _last_program(item)
+            if found is not None:
+                return found
+    return None
 
 
 def _grid(x, values) -> np.ndarray:
@@ -157,9 +193,9 @@ class _Search:
         if ratio > self.ratio:
             self.best, self.ratio = candidate, ratio
 
-    def outcome(self) -> Outcome:
+    def outcome(self, drawn: list) -> Outcome:
         return Outcome(self.best, self.ratio, self.shrunk.ratio, self.tried, self.seconds(),
-                       self.largest_relative)
+                       self.largest_relative, operations(drawn))
 
 
 def search(trial: Callable[[list], Mismatch | None], drawn: list, shrunk: Mismatch, *,
@@ -195,4 +231,4 @@ def search(trial: Callable[[list], Mismatch | None], drawn: list, shrunk: Mismat
             if ratio > keep:
                 state.best, state.ratio = candidate, ratio
                 break
-    return state.outcome()
+    return state.outcome(drawn)

@@ -3,11 +3,11 @@
 A row of `strategies.conventions.CONVENTIONS` is run on the SUT under jvp or
 vjp (jitted or not), and its results are held to the row's NumPy value, which
 may hold NaN and infinities by design (`sqrt` at 0 has an infinite
-derivative).  A NaN is never close to a NaN under `oracles.compare`, so the
-call the SUT runs ends in `edges`, defined in the same module: each output's
-finite part (NaN and inf as 0.0), then each output's kind per element (0
-finite, 1 NaN, 2 +inf, 3 -inf).  Both are finite, exact literals in the
-reproducer, and a NaN where a number is due shows as a kind 1 against 0.
+derivative).  The call the SUT runs ends in `edges`, defined in the same
+module: each output's finite part (NaN and inf as 0.0), then each output's
+kind per element (0 finite, 1 NaN, 2 +inf, 3 -inf).  Both are finite numbers
+that compare as numbers, and a NaN where a number is due shows plainly in
+the reproducer as a kind 1 against 0.
 The reference, where it follows the row's convention, must agree too.  The
 property: `tests/test_conventions.py`.
 """

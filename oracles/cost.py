@@ -29,6 +29,11 @@ a generated program within the factors and slack of `oracles/cost_bounds.py`
 (where every bound is given with its reason), and can report each `Works` it
 measures to a caller's `record`.
 
+Every call on the SUT here (`make_jaxpr`, a timed `grad`) is made as an
+experiment's call (`Experiment.call_on`), as every other oracle's: within the
+SUT's time limit, its script on disk while it runs, a failure with a
+reproducer; only the call itself is counted or timed.
+
 The properties are in `tests/test_cost.py`; `tests/meta/test_cost_catches.py`
 shows broken SUTs failing them; `bench/cost_report.py` draws the picture.
 """
@@ -39,12 +44,14 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
 from oracles.cost_bounds import SLACK_FIXED, grad_factor, jvp_factor
-from oracles.errors import SutFailure, SutRaised
+from oracles.errors import SutFailure
+from oracles.experiment import Experiment
 from strategies import wrappers
 from strategies.render import PRELUDE, load, render_function, render_module
 from strategies.wrappers import named
@@ -135,16 +142,18 @@ def count_equations(ir) -> int:
 # ----------------------------------------------------------------------------- staging
 
 def stage(sut, source: str, call: str, inputs: dict, what: str):
-    """`make_jaxpr` of the call's function on the SUT: `call` is `name(args..)`."""
+    """`make_jaxpr` of the call's function on the SUT: `call` is `name(args..)`.
+
+    Made as an experiment's call (`Experiment.call_on`): within the SUT's time
+    limit, its script on disk while it runs, a failure the SUT's with a
+    reproducer, as every other SUT call.
+    """
     __tracebackhide__ = True
     name, _, rest = call.partition("(")
     fun = load(source, sut.api, name)
     args = [inputs[a.strip()] for a in rest.rstrip(")").split(",") if a.strip()]
-    try:
-        return sut.api.make_jaxpr(fun)(*args)
-    except Exception as exc:
-        raise SutRaised(f"{sut.name} raised {type(exc).__name__} in make_jaxpr of {what}: "
-                        f"{exc}") from exc
+    exp = Experiment(f"make_jaxpr of {what}", source, f"sut.make_jaxpr({name})({rest}", inputs)
+    return exp.call_on(sut, partial(_staged, sut.api, fun, *args))
 
 
 # ----------------------------------------------------------------------------- families
@@ -275,9 +284,10 @@ def assert_bounded(name: str, transformed: int, forward: int, factor: float, sla
 
 # ----------------------------------------------------------------------------- timing fallback
 
-def fastest_seconds(calls, repeats: int) -> list[float]:
-    """For each `(fun, args)`, the fastest of `repeats` runs in the process's CPU
-    seconds, taken in turns.
+def fastest_seconds(sut, calls, repeats: int) -> list[float]:
+    """For each `(experiment, fun, args)`, the fastest of `repeats` runs of `fun(*args)`
+    in the process's CPU seconds, taken in turns; each run is the experiment's
+    call on `sut` (`Experiment.call_on`), the clock read inside it.
 
     CPU time, not wall time: on a shared machine a process waits for a core,
     and wall time counts the wait (the conformance run, at a load of 12 on 2
@@ -286,15 +296,25 @@ def fastest_seconds(calls, repeats: int) -> list[float]:
     switches) falls on both sizes alike; the fastest run is the one least
     disturbed (timeit's advice), which is what a growth ratio should compare.
     """
-    for fun, args in calls:
-        fun(*args)  # warm-up: caches, compilation
+    for exp, fun, args in calls:
+        exp.call_on(sut, partial(fun, *args))  # warm-up: caches, compilation
     best = [float("inf")] * len(calls)
     for _ in range(repeats):
-        for k, (fun, args) in enumerate(calls):
-            start = time.process_time()
-            np.asarray(fun(*args))
-            best[k] = min(best[k], time.process_time() - start)
+        for k, (exp, fun, args) in enumerate(calls):
+            best[k] = min(best[k], exp.call_on(sut, partial(_process_seconds, fun, args)))
     return best
+
+
+def _process_seconds(fun, args) -> float:
+    start = time.process_time()
+    np.asarray(fun(*args))
+    return time.process_time() - start
+
+
+def _grad_experiment(family: Family, n: int) -> Experiment:
+    x, a = family.inputs(n)
+    return Experiment(f"grad of the {family.name} family at n={n}", family_source(family, n),
+                      "grad_loss(x, a)", {"x": x, "a": a})
 
 
 def timed_growth(sut, family_name: str, factor: int, repeats: int) -> Growth:
@@ -302,9 +322,10 @@ def timed_growth(sut, family_name: str, factor: int, repeats: int) -> Growth:
     family = FAMILIES[family_name]
     n = family.timed_n
     sizes = (n, factor * n)
-    calls = [(load(family_source(family, size), sut.api, "grad_loss"), family.inputs(size))
+    calls = [(_grad_experiment(family, size), load(family_source(family, size), sut.api,
+                                                   "grad_loss"), family.inputs(size))
              for size in sizes]
-    seconds = fastest_seconds(calls, repeats)
+    seconds = fastest_seconds(sut, calls, repeats)
     return Growth(family_name, family.meaning, sizes, (float(n), float(factor * n)), tuple(seconds),
                   "fastest seconds of grad loss", "n")
 
@@ -334,6 +355,16 @@ def python_calls(fun, *args) -> tuple[int, object]:
     return calls[0], result
 
 
+def _staged(api, fun, *args):
+    return api.make_jaxpr(fun)(*args)
+
+
+def _staged_counting(api, fun, *args) -> tuple[int, object]:
+    """`_staged`, with the Python calls its staging makes (`make_jaxpr(fun)` itself is
+    not counted)."""
+    return python_calls(api.make_jaxpr(fun), *args)
+
+
 def tracing_growth(sut, n: int) -> Growth:
     """Python calls spent staging the equations added from n to 2n links, and from 2n to 4n.
 
@@ -346,8 +377,11 @@ def tracing_growth(sut, n: int) -> Growth:
     counts, sizes = [], []
     for size in (n, 2 * n, 4 * n):
         source = _chain_of(size)
-        sut.api.make_jaxpr(load(source, sut.api, "f"))(x)
-        calls, staged = python_calls(sut.api.make_jaxpr(load(source, sut.api, "f")), x)
+        exp = Experiment(f"make_jaxpr of a chain of {size} links", source,
+                         "sut.make_jaxpr(f)(x)", {"x": x})
+        exp.call_on(sut, partial(_staged, sut.api, load(source, sut.api, "f"), x))
+        calls, staged = exp.call_on(sut, partial(_staged_counting, sut.api,
+                                                 load(source, sut.api, "f"), x))
         counts.append(calls)
         sizes.append(count_equations(staged))
     added = (counts[1] - counts[0], counts[2] - counts[1])

@@ -13,7 +13,8 @@ as `f_rewritten`, and the drawn transformation stack as a factory
 so one module holds both programs and one stack, and the reproducer of a
 failure recomputes both sides on the SUT (`verify_agrees`).  The SUT must
 give the two programs the same value, and the same result under the stack;
-the reference must agree with the SUT on both.  No finite difference is
+the reference must agree with the SUT on both (and, where the two programs
+differ on the SUT, it tells which is wrong, as NumPy does for the value).  No finite difference is
 involved, so the rewrites may sit on ties and kinks.  The property:
 `tests/test_equivalences.py`.
 """
@@ -24,7 +25,8 @@ import textwrap
 from dataclasses import replace
 
 from oracles.experiment import case_experiment
-from oracles.reference import verify_matches_reference
+from oracles.identities import value_judge
+from oracles.reference import referee, verify_matches_reference
 from oracles.sut import Sut
 from oracles.tolerance import EQUIVALENT
 from oracles.verify import verify_agrees
@@ -64,7 +66,9 @@ def check_equivalent(sut: Sut, reference: Sut | None, stack, rewritten, applied)
     plain = stacks.stage_inputs(stack, 0)
     value = case_experiment(stack.case, Wrapper("", _call(REWRITTEN, plain)), how,
                             inputs=plain, function=function)
-    verify_agrees(sut, value, _call("f", plain), f"f on {sut.name}", EQUIVALENT)
+    verify_agrees(sut, value, _call("f", plain), f"f on {sut.name}", EQUIVALENT,
+                  [*referee(reference, value, EQUIVALENT),
+                   value_judge(stack.case.program, list(plain.values()))])
     top = len(stack.layers)
     title = stacks.title(stack, top)
     names = list(stack.inputs)
@@ -73,7 +77,7 @@ def check_equivalent(sut: Sut, reference: Sut | None, stack, rewritten, applied)
         f"{title} with {how}", inputs=stack.inputs, constants=stack.constants,
         function=function)
     verify_agrees(sut, transformed, _call("stack(f)", names), f"{title} on {sut.name}",
-                  EQUIVALENT)
+                  EQUIVALENT, referee(reference, transformed, EQUIVALENT))
     verify_matches_reference(sut, reference, transformed)
     verify_matches_reference(sut, reference, replace(transformed, title=title,
                                                      call=_call("stack(f)", names)))

@@ -3,9 +3,10 @@
 An `Experiment` is a module source (the program `f`, any wrapper such as
 `check` that applies a transformation, and exact constant literals), a call
 expression, and the arrays that call takes.  `result_on(sut)` execs the
-source with `sut` bound and evaluates the call within `sut.timeout` seconds
-(its script kept on disk meanwhile where `sut.in_flight` says:
-oracles/inflight.py); the reproducer prints the same source and call.
+source with `sut` bound, evaluates the call and reads its result as one SUT
+call (`call_on`): within `sut.timeout` seconds, its script kept on disk
+meanwhile where `sut.in_flight` says (oracles/inflight.py), whatever it
+raises the SUT's failure; the reproducer prints the same source and call.
 Computing one experiment on the SUT and on a reference SUT is how the
 reference oracle works
 (`oracles/reference.py`).  `case_experiment` builds one from a drawn program
@@ -22,16 +23,21 @@ import signal
 import sys
 import threading
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
-from oracles.errors import SutBadOutput, SutRaised, SutTimedOut
+from oracles.errors import SutBadOutput, SutFailure, SutRaised, SutTimedOut
 from oracles.sut import Sut, features_in
 from strategies import coverage
 from strategies.program import ProgramCase
 from strategies.render import render_function, render_module
 from strategies.wrappers import Wrapper, named
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -42,29 +48,66 @@ class Experiment:
     inputs: dict[str, np.ndarray] = field(default_factory=dict)
 
     def result_on(self, sut: Sut) -> tuple[np.ndarray, ...]:
-        """The call's result on `sut`, flattened to a tuple of float64 arrays."""
+        """The call's result on `sut`, flattened to a tuple of float64 arrays.
+
+        Reading the result (`flatten`) is part of the call (`call_on`): JAX
+        dispatches asynchronously and MLX computes lazily, so a result's
+        computation may first run, and fail, as it is read.
+        """
         __tracebackhide__ = True
         module = _program_module(self.source, sut.api)
-        namespace = module.__dict__
+
+        def compute():
+            exec(compile(self.source, _filename(self.source), "exec"), module.__dict__)
+            return eval(self.call, module.__dict__, dict(self.inputs))
+
+        with module_named(module):
+            return self.call_on(sut, compute,
+                                lambda result: flatten(result, f"{self.title} on {sut.name}"))
+
+    def call_on(self, sut: Sut, make: Callable[[], T],
+                read: Callable[[T], R] = lambda result: result) -> R:
+        """`read(make())`, made as this experiment's call on `sut`.
+
+        Its script is on disk while it runs (where `sut.in_flight` says), it
+        has the SUT's time limit, and whatever `make` or `read` raises is the
+        SUT's failure (`SutRaised`), `SystemExit` included; a
+        `KeyboardInterrupt` too under the `jaxcheck` command (`sut.in_flight`
+        set), whose children run in their own session, out of a terminal's
+        Ctrl-C: there it can only be the SUT's.  Under plain pytest it is the
+        user's Ctrl-C, and interrupts the run.  `result_on` makes the call
+        from the source; the cost oracle (oracles/cost.py) calls functions it
+        loaded once, and counts or times the call alone.
+        """
+        __tracebackhide__ = True
         guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
-        with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"), module_named(module):
+        with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"):
+            doing = "computing"
             try:
-                exec(compile(self.source, _filename(self.source), "exec"), namespace)
-                result = eval(self.call, namespace, dict(self.inputs))
-            except (KeyboardInterrupt, SutTimedOut):
+                result = make()
+                doing = "reading its result of"
+                return read(result)
+            except SutFailure:
                 raise
-            except Exception as exc:
-                failure = SutRaised.kind_of(exc)(
-                    f"{sut.name} raised {type(exc).__name__} while computing {self.title}: {exc}"
-                    f"\nThe example uses {', '.join(features_in(self.source + self.call))}: "
-                    "if the SUT does not offer one of these by design, list it in "
-                    "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
-                failure.__cause__ = exc
-            else:
-                # Inside the guard: JAX dispatches asynchronously, and a result's
-                # computation may first run here, as it is read.
-                return flatten(result, f"{self.title} on {sut.name}")
+            except KeyboardInterrupt as exc:
+                if not sut.in_flight:
+                    raise
+                failure = self._raised(sut, exc, doing)
+            except (Exception, SystemExit) as exc:
+                failure = self._raised(sut, exc, doing)
             raise failure  # outside `except`: without exc as context (SutRaised.kind_of)
+
+    def _raised(self, sut: Sut, exc: BaseException, doing: str) -> SutRaised:
+        """The SUT's `exc` as its failure, with the features the example uses."""
+        detail = f"sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else str(exc)
+        failure = SutRaised.kind_of(exc)(
+            f"{sut.name} raised {type(exc).__name__} while {doing} {self.title}"
+            f"{': ' * bool(detail)}{detail}"
+            f"\nThe example uses {', '.join(features_in(self.source + self.call))}: "
+            "if the SUT does not offer one of these by design, list it in "
+            "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
+        failure.__cause__ = exc
+        return failure
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,
@@ -130,7 +173,9 @@ def _elements(result) -> int:
 def flatten(result, what: str) -> tuple[np.ndarray, ...]:
     """Tuples, lists and dicts of array-likes, depth first, as float64 arrays.
 
-    A dict's entries come in sorted key order, as JAX flattens pytrees.
+    A dict's entries come in sorted key order, as JAX flattens pytrees.  A
+    leaf must be real floating point (`real_leaf`).  What converting a leaf
+    raises is left to the caller: for an SUT's result, the SUT raised it.
     """
     if isinstance(result, dict):
         result = [result[key] for key in sorted(result)]
@@ -140,17 +185,62 @@ def flatten(result, what: str) -> tuple[np.ndarray, ...]:
     if elements > MAX_OUTPUT_ELEMENTS:
         raise SutBadOutput(f"got an output of shape {tuple(result.shape)} ({elements:,} "
                            f"elements), more than any array the program makes [{what}]")
-    try:
-        return (np.asarray(result, dtype=np.float64),)
-    except (TypeError, ValueError) as exc:
-        raise SutBadOutput(
-            f"got {type(result).__name__}, but should be an array [{what}]: {exc}"
-        ) from None
+    return (real_leaf(result, np.asarray(result), what),)
+
+
+# ml_dtypes' floating types (bfloat16, float8_*, ...), which NumPy files as kind
+# "V"; a structured or opaque "V" dtype has other names.
+_NARROW_FLOATS = ("bfloat16", "float8_", "float6_", "float4_")
+
+
+def real_leaf(result, array: np.ndarray, what: str) -> np.ndarray:
+    """`array` (`result` converted) as float64, if it is real floating point.
+
+    The contract's outputs are real floating point.  Converting anything else
+    to float64 hid what came back: a complex result lost its imaginary part,
+    and integers, booleans and objects passed as numbers.  A float16 or
+    float32 leaf is accepted, its precision judged by the comparisons.  A
+    Python int is exact and no SUT's array is one: it is a count a wrapper
+    returns (the runs of `f`, a staged dimension, tests/test_dynamic_shapes.py).
+    """
+    dtype = array.dtype
+    if dtype.kind == "f" or type(result) is int or (
+            dtype.kind == "V" and dtype.names is None and dtype.name.startswith(_NARROW_FLOATS)):
+        return array.astype(np.float64)
+    kind = {"c": "complex", "i": "integer", "u": "unsigned integer", "b": "boolean",
+            "O": "Python object"}.get(dtype.kind, "non-numeric") + " values"
+    if dtype.kind == "c":
+        kind += f", imaginary parts up to {np.max(np.abs(array.imag), initial=0.0):.3g}"
+    came = type(result).__name__ + (f" of dtype {dtype}" if hasattr(result, "dtype") else "")
+    raise SutBadOutput(f"got {came} ({kind}), but should be real floating point (float64) "
+                       f"[{what}]")
+
+
+# The longest time limit one call may have: a day.  A call on a generated
+# program takes milliseconds to minutes (the default limit is 60 s), so a
+# longer limit is a slip, not a choice; and `signal.setitimer` refuses a
+# limit past about 9e9 s on this platform (OverflowError; ValueError for NaN).
+# The command's --sut-timeout and plain pytest's refuse more (jaxcheck/arguments.py).
+MAX_TIME_LIMIT = 24 * 3600.0
+
+
+def check_time_limit(seconds: float) -> None:
+    """A ValueError unless `seconds` is a finite number of seconds up to `MAX_TIME_LIMIT`
+    (0 or less: no limit)."""
+    if not (math.isfinite(seconds) and seconds <= MAX_TIME_LIMIT):
+        raise ValueError(f"a time limit of {seconds!r} s: a limit must be a finite number of "
+                         f"seconds, at most {MAX_TIME_LIMIT:g} (a day), or 0 for none")
 
 
 @contextlib.contextmanager
 def _time_limit(seconds: float, what: str):
-    """Raise SutTimedOut in the main thread after `seconds` (no-op elsewhere)."""
+    """Raise SutTimedOut in the main thread after `seconds` (no-op elsewhere; 0: no limit).
+
+    A limit `check_time_limit` refuses is the caller's mistake, a ValueError
+    before the SUT runs: passed on to the timer, it raised from inside the
+    call and read as the SUT failing.
+    """
+    check_time_limit(seconds)
     if seconds <= 0 or threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -6,6 +6,9 @@ very source the SUT ran; its result is what a correct SUT returns, within
 other oracles (finite differences, identities) carry the check.  A
 reference that fails is jaxcheck's problem, not a verdict on the SUT.
 
+Where two computations on the SUT disagree (an identity), the reference's own
+result tells which is wrong (`referee`).
+
 An SUT may do more than its reference: autograd differentiates through a
 `while_loop` in reverse mode, and JAX and refimpl refuse to by design.  What
 the reference declares unsupported narrows what it judges: an example that
@@ -17,11 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from oracles.compare import Judge, Witness, allowed
 from oracles.errors import SutFailure
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation
 from oracles.sut import Sut, features_in
-from oracles.tolerance import EXACT
+from oracles.tolerance import EXACT, Tolerance
 from oracles.verify import verify
 
 
@@ -59,3 +63,26 @@ def verify_matches_reference(sut: Sut, reference: Sut | None, exp: Experiment) -
     __tracebackhide__ = True
     if judges(reference, exp):
         verify(sut, exp, *from_reference(reference, exp))
+
+
+def referee(reference: Sut | None, exp: Experiment, tolerance: Tolerance) -> list[Judge]:
+    """The reference as a judge of two SUT computations of `exp`'s quantity that
+    disagree (`compare.assert_agree`): its own result of `exp`, computed when first
+    asked, an element within `tolerance` of it right; none where it cannot judge."""
+    if not judges(reference, exp):
+        return []
+    computed: list = []
+
+    def judge(output: int, index: tuple) -> Witness:
+        if not computed:
+            try:
+                computed.append(on_reference(reference, exp))
+            except ReferenceFailed:
+                computed.append(None)
+        if computed[0] is None:
+            raise ReferenceFailed(f"the reference {reference.name} failed on {exp.title}")
+        value = float(computed[0][output][index])
+        return Witness(f"the reference {reference.name}", value,
+                       float(allowed(value, tolerance, 0.0)))
+
+    return [judge]

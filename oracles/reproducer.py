@@ -61,13 +61,16 @@ def compare(actual, expected, error):
             print(f"  shape {a.shape}, but should be {e.shape}")
             ok = False
             continue
-        abs_err = np.abs(a - e)
-        rel_err = abs_err / np.maximum(np.abs(e), np.finfo(np.float64).tiny)
-        allowed = ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err
+        same = (a == e) | (np.isnan(a) & np.isnan(e))  # the same NaN or infinity agrees
+        with np.errstate(invalid="ignore"):
+            abs_err = np.where(same, 0.0, np.abs(a - e))
+            rel_err = np.where(same, 0.0, abs_err / np.maximum(np.abs(e), np.finfo(float).tiny))
+            allowed = ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err
+            times = np.where(same, 0.0, abs_err / allowed)
         print(f"  max abs error {abs_err.max(initial=0):.3g}, "
               f"max rel error {rel_err.max(initial=0):.3g}, "
-              f"{(abs_err / allowed).max(initial=0):.3g} times the tolerance")
-        ok &= bool(np.all(abs_err <= allowed))
+              f"{times.max(initial=0):.3g} times the tolerance")
+        ok &= bool(np.all(same | (abs_err <= allowed)))
     print("agree within tolerance" if ok else "MISMATCH")
     return ok
 '''

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from oracles import finite_diff
 from oracles.experiment import Experiment, case_experiment
-from oracles.reference import verify_matches_reference
+from oracles.reference import referee, verify_matches_reference
 from oracles.reproducer import Expectation
 from oracles.sut import Sut
 from oracles.tolerance import EXACT, STACK_MEANING
@@ -41,18 +41,21 @@ def stage_experiment(stack, level, extra: str, call: str, title: str, inputs) ->
                            constants=stack.constants)
 
 
-def check_identity(sut: Sut, stack, level: int) -> None:
-    """jit: g{level} equals g{level-1} run eagerly on the SUT."""
+def check_identity(sut: Sut, reference: Sut | None, stack, level: int) -> None:
+    """jit: g{level} equals g{level-1} run eagerly on the SUT (the reference says which
+    is wrong where they differ)."""
     inputs = stacks.stage_inputs(stack, level)
     params = list(inputs)
     actual = stage_experiment(stack, level, "", _call(f"g{level}", params),
                               stacks.title(stack, level), inputs)
     verify_agrees(sut, actual, _call(f"g{level - 1}", params),
-                  f"{stacks.title(stack, level - 1)} run eagerly on {sut.name}", EXACT)
+                  f"{stacks.title(stack, level - 1)} run eagerly on {sut.name}", EXACT,
+                  referee(reference, actual, EXACT))
 
 
-def check_loop(sut: Sut, stack, level: int) -> None:
-    """vmap: g{level} equals g{level-1} on each batch element, stacked on out_axes."""
+def check_loop(sut: Sut, reference: Sut | None, stack, level: int) -> None:
+    """vmap: g{level} equals g{level-1} on each batch element, stacked on out_axes (the
+    reference says which is wrong where they differ)."""
     inputs = stacks.stage_inputs(stack, level)
     params = list(inputs)
     layer = stack.layers[level - 1]
@@ -60,11 +63,13 @@ def check_loop(sut: Sut, stack, level: int) -> None:
                               _call(f"g{level}", params), stacks.title(stack, level), inputs)
     verify_agrees(sut, actual, _call("looped", params),
                   f"{stacks.title(stack, level - 1)} on each of {layer.size} batch elements "
-                  f"on {sut.name}, stacked on axis {layer.out_axes}", EXACT)
+                  f"on {sut.name}, stacked on axis {layer.out_axes}", EXACT,
+                  referee(reference, actual, EXACT))
 
 
-def check_meaning(sut: Sut, stack, level: int) -> None:
-    """<c, g{level}> equals the NumPy meaning of the stack up to `level`."""
+def check_meaning(sut: Sut, reference: Sut | None, stack, level: int) -> None:
+    """<c, g{level}> equals the NumPy meaning of the stack up to `level` (`reference`
+    unused: NumPy's meaning is the oracle; the signature is that of every check)."""
     inputs = stacks.stage_inputs(stack, level)
     probe = stack.probes[level]
     terms = stacks.meaning(stack, level, list(inputs.values()), probe)
@@ -91,8 +96,8 @@ def check_stack(sut: Sut, reference: Sut | None, stack) -> None:
     __tracebackhide__ = True
     top = len(stack.layers)
     for level, layer in enumerate(stack.layers, 1):
-        CHECKS[stacks.LAYERS[layer.name].check](sut, stack, level)
+        CHECKS[stacks.LAYERS[layer.name].check](sut, reference, stack, level)
     if stacks.LAYERS[stack.layers[-1].name].check != stacks.MEANING_CHECK:
-        check_meaning(sut, stack, top)
+        check_meaning(sut, reference, stack, top)
     verify_matches_reference(sut, reference, stage_experiment(
         stack, top, "", _call(f"g{top}", stack.inputs), stacks.title(stack, top), stack.inputs))

@@ -4,18 +4,21 @@
 in turn, and attaches the reproducer for the expectation being checked to
 any failure, including the SUT raising or hanging before any comparison.
 `verify_agrees` holds one computation on the SUT to another on the same SUT
-(an identity, needing no outside oracle).  `verify_raises` is for programs a
-correct SUT refuses: raising any `Exception` passes, returning fails;
+(an identity: no outside oracle is needed to find a failure, only to tell
+which side is wrong).  `verify_raises` is for programs a
+correct SUT refuses: raising any `Exception` passes (ending the process,
+`sys.exit`, does not), returning fails;
 `verify_returns` is its control, the same source where a correct SUT returns.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
-from oracles.compare import assert_close
+from oracles.compare import Judge, assert_agree, assert_close
 from oracles.errors import SutDidNotRaise, SutRaised
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation, attached, refusal_script, returns_script, script
@@ -37,20 +40,29 @@ def verify(sut: Sut, exp: Experiment, *expectations: Expectation) -> tuple[np.nd
     return actual
 
 
-def verify_agrees(sut: Sut, exp: Experiment, call: str, origin: str,
-                  tolerance: Tolerance) -> tuple[np.ndarray, ...]:
+def verify_agrees(sut: Sut, exp: Experiment, call: str, origin: str, tolerance: Tolerance,
+                  judges: Sequence[Judge] = ()) -> tuple[np.ndarray, ...]:
     """`exp` on the SUT equals `call`, run on the same SUT in the same module.
 
-    The reproducer recomputes `call` beside `exp` (`Expectation.source`), so a
-    failure shows both sides as the SUT computes them; the other side
-    raising is reported with that same reproducer.
+    Neither side is the oracle of the other: a failure says what each gives,
+    and which is wrong where one of `judges` (an oracle of the same quantity:
+    the reference, finite differences) can tell (`compare.assert_agree`).
+    The reproducer recomputes `call` beside `exp` (`Expectation.source`), so it
+    shows both sides as the SUT computes them; the other side raising is
+    reported with that same reproducer.
     """
     __tracebackhide__ = True
     other = replace(exp, title=origin, call=call)
     with attached(lambda: script(exp, sut.name, Expectation((0.0,), origin, tolerance,
                                                             source=call))):
-        expected = other.result_on(sut)
-    return verify(sut, exp, Expectation(expected, origin, tolerance, source=call))
+        second = other.result_on(sut)
+    with attached(lambda: script(exp, sut.name, Expectation(second, origin, tolerance,
+                                                            source=call))):
+        first = exp.result_on(sut)
+        names = (exp.title, origin.removesuffix(f" on {sut.name}"))
+        assert_agree(first, second, tolerance, names,
+                     f"{names[0]} and {names[1]}, both on {sut.name}", judges)
+    return first
 
 
 def verify_raises(sut: Sut, exp: Experiment, why: str,
@@ -64,8 +76,10 @@ def verify_raises(sut: Sut, exp: Experiment, why: str,
     with attached(lambda: refusal_script(exp, sut.name, why, context)):
         try:
             returned = exp.result_on(sut)
-        except SutRaised:
-            return
+        except SutRaised as failure:
+            if isinstance(failure.__cause__, Exception):
+                return
+            raise  # SystemExit, KeyboardInterrupt: ending the process is no refusal
         shapes = ", ".join(str(a.shape) for a in returned)
         raise SutDidNotRaise(f"got {len(returned)} array(s) of shape {shapes}, but should "
                              f"raise: {why} [{exp.title} on {sut.name}]")

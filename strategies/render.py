@@ -7,6 +7,9 @@ the very same text.  Nothing is run that the user cannot read.
 
 from __future__ import annotations
 
+import math
+import struct
+
 import numpy as np
 
 from strategies.constructs import CONSTRUCTS
@@ -17,7 +20,9 @@ PRELUDE = "import numpy as np\n\njnp = sut.numpy\n"
 
 
 def operand_source(operand) -> str:
-    return operand.name if isinstance(operand, Var) else repr(operand)
+    if isinstance(operand, Var):
+        return operand.name
+    return float_literal(operand) if isinstance(operand, float) else repr(operand)
 
 
 def render_function(program, name: str = "f", *, hoist: bool = True) -> str:
@@ -84,8 +89,38 @@ def _equation(eqn: Eqn, indent: str, hoisted: list | None) -> list[str]:
     return [f"{indent}{targets} = {spec.render(args, eqn.kwargs, eqn.syntax)}"]
 
 
+# The bits of the NaN that `np.nan` and `-np.nan` write (the quiet NaN, either sign).
+_NAMED_NANS = {struct.pack("<d", math.nan), struct.pack("<d", -math.nan)}
+
+
+def float_literal(x: float) -> str:
+    """Python source for the double `x`, bit for bit.
+
+    `repr` round-trips every finite double, -0.0 and subnormals included,
+    but writes `nan` and `inf`, which no script defines: those are written
+    through NumPy's names, a NaN with its sign, and a NaN of any other
+    payload from its eight bytes.
+    """
+    x = float(x)
+    if math.isinf(x):
+        return "np.inf" if x > 0 else "-np.inf"
+    if not math.isnan(x):
+        return repr(x)
+    bits = struct.pack("<d", x)
+    if bits in _NAMED_NANS:
+        return "-np.nan" if math.copysign(1.0, x) < 0 else "np.nan"
+    return f"np.frombuffer(bytes.fromhex({bits.hex()!r}))[0]"
+
+
+def _nested(values) -> str:
+    """`tolist()`'s nested lists of floats as source, each float by `float_literal`."""
+    if isinstance(values, list):
+        return "[" + ", ".join(map(_nested, values)) + "]"
+    return float_literal(values)
+
+
 def array_literal(value) -> str:
-    """An exact float64 literal: Python's float repr round-trips every double.
+    """An exact float64 literal (`float_literal` for each element).
 
     An empty array's nested list loses its shape (`[]` for (0, 2) and (2, 0)
     alike), so it is written as `np.zeros(shape)`.
@@ -93,7 +128,7 @@ def array_literal(value) -> str:
     array = np.asarray(value, dtype=np.float64)
     if array.size == 0:
         return f"np.zeros({array.shape!r})"
-    return f"np.array({array.tolist()!r})"
+    return f"np.array({_nested(array.tolist())})"
 
 
 def render_module(*functions: str, constants: dict | None = None) -> str:
