@@ -64,7 +64,8 @@ STRIKES = {"SIGINT": (signal.SIGINT,), "SIGTERM": (signal.SIGTERM,),
 # command stops the children and writes the table and the record.
 SECOND_SIGNAL_SECONDS = 0.02
 
-# Bytes of a tmpfs mounted for a test: no test writes more.
+# Bytes of the filesystem filled in the full-disk schedule: room for a run's first
+# writes (folders, a small record), not for much more.
 TMPFS_SIZE = "256k"
 
 
@@ -82,6 +83,17 @@ def mount_tmpfs(path: Path, *options: str) -> str | None:
 
 def unmount(path: Path) -> None:
     subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+def fill(path: Path) -> None:
+    """Write into `path` until its filesystem is full."""
+    try:
+        with open(path / "filler", "ab") as filler:
+            while True:
+                filler.write(b"\0" * 4096)
+                filler.flush()
+    except OSError:
+        pass
 
 
 @dataclass
@@ -170,7 +182,8 @@ def test_sigkill_while_a_failure_shrinks_leaves_its_record_and_nothing_running(s
 
 
 # Runs side by side, each to its end: two checks into one --out, two hunts on one
-# --db directory, a user's own directory, SUTs that end the process at import.
+# --db directory, a full disk, a user's own directory, SUTs that end the process at
+# import.
 
 FAST_SHIM = "tests.shims.jvp_tangent_doubled"
 
@@ -197,9 +210,10 @@ def users_project(path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def side_by_side(tmp_path_factory):
-    """Every run of these schedules, started at once and waited for."""
+    """Every run of these schedules, started at once and waited for; a full disk's run
+    is replaced by why there is none, where no tmpfs can be mounted."""
     home = tmp_path_factory.mktemp("side by side")
-    runs: dict[str, Background] = {}
+    runs: dict[str, Background | str] = {}
     for i in range(2):
         runs[f"check {i}"] = start(home / f"check {i}", "check", "--sut", "refimpl",
                                    "--reference", "none", "--jobs", "1", "--only", CORRECT,
@@ -219,13 +233,25 @@ def side_by_side(tmp_path_factory):
         runs[what] = start(home / what, "check", "--sut", f"sut_that_{what}", "--reference",
                            "none", "--out", str(home / what / "out"),
                            env={"PYTHONPATH": str(suts)})
+    disk = home / "disk"
+    unusable = mount_tmpfs(disk)
+    if unusable:
+        runs["full disk"] = unusable
+    else:
+        fill(disk)
+        runs["full disk"] = start(home / "full disk", "check", "--sut", FAST_SHIM,
+                                  "--reference", "none", "--jobs", "1", "--max-shrinks", "5",
+                                  "--only", BOTH, "--out", str(disk / "out"))
     try:
         for run in runs.values():
-            run.wait(300)
+            if isinstance(run, Background):
+                run.wait(300)
         yield runs
     finally:
         for run in runs.values():
-            run.kill()
+            if isinstance(run, Background):
+                run.kill()
+        unmount(disk)
 
 
 def test_two_checks_into_one_out_keep_their_own_verdicts(side_by_side):
@@ -249,6 +275,27 @@ def test_two_hunts_on_one_database_directory_both_find_the_failure(side_by_side)
         assert "Traceback" not in run.output(), run.output()[-3000:]
         assert_found_and_kept(run, run.verdicts())
         assert run.left_behind() == []
+
+
+UNSAVED = re.compile(r"^--- reproducer of (\S+) \(not saved: see above\) ---\n(.*?)(?=^--- |\Z)",
+                     flags=re.MULTILINE | re.DOTALL)
+
+
+def test_a_full_disk_is_jaxchecks_trouble_and_the_reproducer_is_printed(side_by_side,
+                                                                        tmp_path):
+    run = side_by_side["full disk"]
+    if isinstance(run, str):
+        pytest.skip(run)
+    output = run.output()
+    assert run.status == 1, output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
+    assert "1 passed, 1 failed" in run.stdout, output[-3000:]
+    assert "jaxcheck's own trouble, not the SUT's" in run.stdout, output[-3000:]
+    printed = dict(UNSAVED.findall(run.stdout))
+    script = tmp_path / "printed.py"
+    script.write_text(printed[f"test_jvp.py::{FAILING}"])
+    assert fails_when_run(str(script)), printed
+    assert run.left_behind() == []
 
 
 @pytest.mark.parametrize("what", MISBEHAVING)
