@@ -197,6 +197,8 @@ class Child:
         tally.provisional_at = now
         error, texts = next(reproducer.failures(exc))
         saved, unsaved = self.save(texts, tally.nodeid.rsplit("::", 1)[-1])
+        if unsaved:  # a full disk: the reproducers already saved stay, and stay named
+            saved = list(dict.fromkeys(saved + tally.provisional))
         for old in set(tally.provisional) - set(saved):
             Path(old).unlink(missing_ok=True)
         tally.provisional = saved

@@ -22,6 +22,7 @@ and each test then reads its own run: the schedules cost the time of their
 slowest, not of them all, on CI's two cores.
 """
 
+import errno
 import os
 import re
 import signal
@@ -33,6 +34,9 @@ from pathlib import Path
 import pytest
 
 from jaxcheck import probe, record
+from jaxcheck.channel import Receiver, Sender
+from jaxcheck.child import Child, Tally
+from oracles import reproducer
 from oracles.sut import SutError
 from tests.meta.command import jaxcheck
 from tests.meta.faults import (
@@ -420,6 +424,38 @@ def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path):
     run = jaxcheck("check", "--sut", "refimpl", "--reference", "none", "--only", CORRECT,
                    "--out", str(tmp_path / "file"))
     assert_one_line_usage_error(run, "--out", "is not a directory")
+
+
+# A disk that fills mid-run, where the child saves a smaller reproducer while it shrinks.
+
+def failing_example(name: str) -> Exception:
+    """A failure as a property raises it: its reproducer attached as a note."""
+    failure = Exception(f"the {name} example fails")
+    failure.add_note(f"{reproducer.HEADER}: the {name} example\"\"\"\nraise SystemExit(1)\n")
+    return failure
+
+
+def test_a_reproducer_on_disk_is_kept_when_a_smaller_one_cannot_be_saved(tmp_path,
+                                                                         monkeypatch):
+    read_end, write_end = os.pipe()
+    events = Receiver(read_end)
+    child = Child(tmp_path / "worker", Sender(write_end), tmp_path / "out", deadline=None)
+    child.tally = Tally(f"tests/test_jvp.py::{FAILING}")
+    child.found(failing_example("first"))
+    first = events.events()[-1]["reproducers"]
+
+    def disk_full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(reproducer, "save", disk_full)
+    child.tally.provisional_at = 0.0  # as if the next failing example came a second later
+    child.found(failing_example("smaller"))
+    told = events.events()
+    last = [event for event in told if event["event"] == "failing"][-1]
+    assert first and all(Path(path).is_file() for path in first), first
+    assert last["reproducers"] == first, last
+    assert "the smaller example" in last["unsaved"][0], last
+    assert any("could not be saved" in event.get("message", "") for event in told), told
 
 
 # An SUT that never finishes importing: the probe's time limit (five minutes) is
