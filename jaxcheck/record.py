@@ -46,10 +46,18 @@ def _paths(verdict: dict, move) -> dict:
 
 
 def write(path: Path, columns: Column | list[Column]) -> Path:
+    """The record at `path`, replaced whole or not at all: a run rewrites it as it finds
+    failures, and a full disk or a SIGKILL mid-write must leave the last one, not half
+    of the next."""
     base = path.parent.resolve()
     data = (columns.as_json(base) if isinstance(columns, Column)
             else [c.as_json(base) for c in columns])
-    path.write_text(json.dumps(data, indent=1))
+    staging = path.with_name(f".{path.name}.partial")
+    try:
+        staging.write_text(json.dumps(data, indent=1))
+        os.replace(staging, path)
+    finally:
+        staging.unlink(missing_ok=True)
     return path
 
 

@@ -28,7 +28,7 @@ import re
 import signal
 import subprocess
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -36,6 +36,7 @@ import pytest
 from jaxcheck import probe, record
 from jaxcheck.channel import Receiver, Sender
 from jaxcheck.child import Child, Tally
+from jaxcheck.runner import Verdict
 from oracles import reproducer
 from oracles.sut import SutError
 from tests.meta.command import jaxcheck
@@ -59,17 +60,17 @@ pytestmark = [pytest.mark.meta, pytest.mark.xdist_group("faults")]
 SLOW_CHECK = ("check", "--sut", SLOW_SHIM, "--reference", "none", "--jobs", "1", "--only", BOTH)
 
 # What each run of the slow SUT gets the moment its record says its failure shrinks:
-# the signals sent, one after the other.
+# the signals sent, one after the other, and whether its disk is filled first.
 STRIKES = {"SIGINT": (signal.SIGINT,), "SIGTERM": (signal.SIGTERM,),
            "SIGHUP": (signal.SIGHUP,), "SIGINT twice": (signal.SIGINT, signal.SIGINT),
-           "SIGKILL": (signal.SIGKILL,)}
+           "SIGKILL": (signal.SIGKILL,), "disk fills": (signal.SIGINT,)}
 
 # Seconds between the two signals of "SIGINT twice": the second lands while the
 # command stops the children and writes the table and the record.
 SECOND_SIGNAL_SECONDS = 0.02
 
-# Bytes of the filesystem filled in the full-disk schedule: room for a run's first
-# writes (folders, a small record), not for much more.
+# Bytes of the filesystem filled in the full-disk schedules: room for a run's
+# first writes (folders, a small record), not for much more.
 TMPFS_SIZE = "256k"
 
 
@@ -110,6 +111,8 @@ class Struck:
 
 
 def strike(run: Background, name: str) -> Struck:
+    if name == "disk fills":
+        fill(run.out.parent)
     for signum in STRIKES[name]:
         run.send(signum)
         time.sleep(SECOND_SIGNAL_SECONDS)
@@ -123,8 +126,15 @@ def struck(tmp_path_factory):
     each struck the moment its record says its failure shrinks (a window of about ten
     seconds); a run that ended before is left out, and its test says so."""
     home = tmp_path_factory.mktemp("shrinking")
-    runs = {name: start(home / name, *SLOW_CHECK, "--out", str(home / name / "out"))
-            for name in STRIKES}
+    disk = home / "disk"
+    unusable = mount_tmpfs(disk)
+    outs = {name: home / name / "out" for name in STRIKES}
+    if unusable is None:
+        outs["disk fills"] = disk / "out"
+    else:
+        del outs["disk fills"]
+    runs = {name: start(home / name, *SLOW_CHECK, "--out", str(out))
+            for name, out in outs.items()}
     try:
         done, deadline = {}, time.monotonic() + 300
         while len(done) < len(runs) and time.monotonic() < deadline:
@@ -135,10 +145,11 @@ def struck(tmp_path_factory):
                 elif name not in done and run.process.poll() is not None:
                     done[name] = run
             time.sleep(0.1)
-        yield done
+        yield {"disk fills": unusable, **done}
     finally:
         for run in runs.values():
             run.kill()
+        unmount(disk)
 
 
 def read_record(path: Path) -> dict[str, dict]:
@@ -148,6 +159,8 @@ def read_record(path: Path) -> dict[str, dict]:
 
 def struck_run(struck: dict, name: str) -> Struck:
     found = struck.get(name)
+    if isinstance(found, str):
+        pytest.skip(found)
     assert found is not None, "the run was not seen shrinking within the time allowed"
     assert isinstance(found, Struck), (
         f"the run ended before its failure was seen shrinking: {found.output()[-3000:]}")
@@ -182,6 +195,17 @@ def test_sigkill_while_a_failure_shrinks_leaves_its_record_and_nothing_running(s
     found = run.verdicts()
     assert_found_and_kept(run, found)
     assert found[FAILING]["reason"].startswith("still shrinking"), found[FAILING]
+    assert struck.left == []
+
+
+def test_a_disk_that_fills_while_a_failure_shrinks_keeps_the_record_and_reproducer(struck):
+    struck = struck_run(struck, "disk fills")
+    run = struck.run
+    assert run.status == 128 + signal.SIGINT, run.output()[-3000:]
+    assert "Traceback" not in run.output(), run.output()[-3000:]
+    assert_found_and_kept(run, run.verdicts())  # as last written, before the disk filled
+    assert "1 passed, 1 failed" in run.stdout, run.output()[-3000:]
+    assert "could not be written (No space left on device)" in run.stderr, run.stderr
     assert struck.left == []
 
 
@@ -426,7 +450,8 @@ def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path):
     assert_one_line_usage_error(run, "--out", "is not a directory")
 
 
-# A disk that fills mid-run, where the child saves a smaller reproducer while it shrinks.
+# A disk that fills mid-run, where it meets the two writers: the child, saving a smaller
+# reproducer while it shrinks, and the parent, rewriting its record.
 
 def failing_example(name: str) -> Exception:
     """A failure as a property raises it: its reproducer attached as a note."""
@@ -456,6 +481,27 @@ def test_a_reproducer_on_disk_is_kept_when_a_smaller_one_cannot_be_saved(tmp_pat
     assert last["reproducers"] == first, last
     assert "the smaller example" in last["unsaved"][0], last
     assert any("could not be saved" in event.get("message", "") for event in told), told
+
+
+def test_a_record_that_grows_on_a_full_disk_keeps_its_last_version(tmp_path):
+    # A failure found is recorded; the disk fills, its next reproducer is not saved,
+    # and the record, now holding that reproducer's text, outgrows the room it had.
+    disk = tmp_path / "disk"
+    unusable = mount_tmpfs(disk)
+    if unusable:
+        pytest.skip(unusable)
+    try:
+        path = disk / "verdicts.json"
+        found = Verdict(f"tests/test_jvp.py::{FAILING}", "failed", 1, reason="still shrinking",
+                        reproducers=[str(disk / "repro.py")])
+        record.write(path, record.Column(FAST_SHIM, FAST_SHIM, "ci", [found]))
+        fill(disk)
+        grown = replace(found, unsaved=["x = 1\n" * 2000])
+        with pytest.raises(OSError):
+            record.write(path, record.Column(FAST_SHIM, FAST_SHIM, "ci", [grown]))
+        assert record.read(path)[0].verdicts == [found]
+    finally:
+        unmount(disk)
 
 
 # An SUT that never finishes importing: the probe's time limit (five minutes) is
