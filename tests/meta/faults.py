@@ -118,17 +118,15 @@ class Background:
             return None
         return {v.nodeid.rsplit("::", 1)[-1]: asdict(v) for v in columns[0].verdicts}
 
-    def until(self, condition: Callable[[dict], bool], what: str, timeout: float = 120) -> dict:
-        """The record once `condition` holds for it; a failure, saying `what` was awaited,
-        if it does not within `timeout` or the run ends first."""
+    def until(self, ready: Callable[[], object], what: str, timeout: float = 120):
+        """What `ready()` returns once it is true; a failure, saying `what` was awaited,
+        if it is not within `timeout` or the run ends first."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = self.verdicts()
-            if found is not None and condition(found):
+        while time.monotonic() < deadline and self.process.poll() is None:
+            found = ready()
+            if found:
                 return found
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.2)
+            time.sleep(0.1)
         self.kill()
         raise AssertionError(f"waited for {what}; the record says {self.verdicts()}; "
                              f"the output:\n{self.output()[-3000:]}")
@@ -141,20 +139,6 @@ class Background:
             except (OSError, ValueError, KeyError):
                 pass
         return None
-
-    def until_running(self, test: Callable[[str], bool], what: str,
-                      timeout: float = 120) -> str:
-        """The property running once `test` holds for it; a failure, saying `what` was
-        awaited, if it does not within `timeout` or the run ends first."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self.process.poll() is None:
-            name = self.running()
-            if name is not None and test(name):
-                return name
-            time.sleep(0.1)
-        self.kill()
-        raise AssertionError(f"waited for {what}; running: {self.running()}; the output:\n"
-                             f"{self.output()[-3000:]}")
 
     def left_behind(self) -> list[str]:
         """The processes carrying the run's markers, once they had SETTLE_SECONDS to go."""
@@ -172,7 +156,7 @@ def start(home: Path, *args: str, cwd: Path = ROOT, env: dict | None = None) -> 
     with open(home / "stdout.txt", "w") as stdout, open(home / "stderr.txt", "w") as stderr:
         process = subprocess.Popen([sys.executable, "-m", "jaxcheck", *args], cwd=cwd,
                                    env=environment, stdout=stdout, stderr=stderr)
-    out = Path(args[args.index("--out") + 1])
+    out = cwd / args[args.index("--out") + 1]
     return Background(process, out.resolve(), home, marker)
 
 

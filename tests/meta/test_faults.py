@@ -342,12 +342,13 @@ def test_a_users_tests_package_and_strategies_module_do_not_stand_in(side_by_sid
     assert run.left_behind() == []
 
 
-# A redis database that goes away mid-hunt, each hunt on its own server: a correct
-# SUT's, whose server is killed and started again, and a failing SUT's, whose
+# A redis database that goes away mid-hunt, each hunt on its own server, killed once
+# the hunt has found it answering and before the first property looks into it: a
+# correct SUT's, whose server is started again soon after, and a failing SUT's, whose
 # server stays dead.
 
-# Seconds the first server stays dead once the next property has started: that
-# property's first look into the database (before its first example) falls in them.
+# Seconds the first server stays dead once a property has started: its first look
+# into the database (before its first example) falls in them.
 DEAD_SECONDS = 2.0
 
 DATABASE_TROUBLE = "jaxcheck's own trouble, not the SUT's:\n  - example database redis://"
@@ -369,12 +370,10 @@ def redis_hunts(tmp_path_factory):
                           "--jobs", "1", "--minutes", "0.1", "--only", BOTH,
                           "--out", str(home / "dead" / "out"), "--db", servers["dead"].url)}
     try:
-        first = {}
-        for name, run in runs.items():
-            first[name] = run.until_running(lambda property: True, "a first property")
+        for name, run in runs.items():  # the header comes after the database was tried
+            run.until(lambda run=run: "  reproducers: " in run.stdout, "the run's header")
             servers[name].kill()
-        runs["restarted"].until_running(lambda property: property != first["restarted"],
-                                        "the next property")
+        runs["restarted"].until(runs["restarted"].running, "a property to start")
         time.sleep(DEAD_SECONDS)
         servers["restarted"].start()
         for run in runs.values():
