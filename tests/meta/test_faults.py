@@ -209,6 +209,22 @@ def test_a_disk_that_fills_while_a_failure_shrinks_keeps_the_record_and_reproduc
     assert struck.left == []
 
 
+# A Ctrl-C while the command is still loading (about a second of imports, before it
+# takes the signals over): nothing to keep, and no traceback from the import it cut.
+
+LOADING_SECONDS = 0.3  # Python itself starts in a twentieth of that
+
+
+def test_a_sigint_while_the_command_loads_is_one_line_and_exit_130(tmp_path):
+    run = start(tmp_path / "run", "check", "--sut", "refimpl", "--out", str(tmp_path / "out"))
+    time.sleep(LOADING_SECONDS)
+    run.send(signal.SIGINT)
+    assert run.wait() == 128 + signal.SIGINT, run.output()[-3000:]
+    assert run.stdout == "" and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert "SIGINT" in run.stderr, run.stderr
+    assert run.left_behind() == []
+
+
 # Runs side by side, each to its end: two checks into one --out, two hunts on one
 # --db directory, a full disk, a user's own directory, SUTs that end the process at
 # import.
