@@ -23,11 +23,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from jaxcheck import record
-from tests.meta.command import ROOT
+from tests.meta.command import ROOT, read_verdicts
 
 # The SUT whose failure is found at once and shrinks for minutes (each jvp call
 # takes 3 s), and the property that finds it; the property beside it never calls
@@ -113,10 +113,9 @@ class Background:
         if not paths:
             return None
         try:
-            columns = record.read(paths[0])
+            return read_verdicts(paths[0])
         except record.RecordError:
             return None
-        return {v.nodeid.rsplit("::", 1)[-1]: asdict(v) for v in columns[0].verdicts}
 
     def until(self, ready: Callable[[], object], what: str, timeout: float = 120):
         """What `ready()` returns once it is true; a failure, saying `what` was awaited,

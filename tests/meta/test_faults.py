@@ -28,7 +28,7 @@ import re
 import signal
 import subprocess
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -39,7 +39,7 @@ from jaxcheck.child import Child, Tally
 from jaxcheck.runner import Verdict
 from oracles import reproducer
 from oracles.sut import SutError
-from tests.meta.command import jaxcheck
+from tests.meta.command import jaxcheck, read_verdicts
 from tests.meta.faults import (
     BOTH,
     CORRECT,
@@ -150,11 +150,6 @@ def struck(tmp_path_factory):
         for run in runs.values():
             run.kill()
         unmount(disk)
-
-
-def read_record(path: Path) -> dict[str, dict]:
-    """The verdicts of the record at `path`, by property name."""
-    return {v.nodeid.rsplit("::", 1)[-1]: asdict(v) for v in record.read(path)[0].verdicts}
 
 
 def struck_run(struck: dict, name: str) -> Struck:
@@ -306,7 +301,7 @@ def test_two_checks_into_one_out_keep_their_own_verdicts(side_by_side):
     records = list(runs[0].out.glob("logs/*/verdicts.json"))
     assert len(folders) == 2 and len(records) == 2, (folders, records)
     for path in records:
-        verdicts = read_record(path)
+        verdicts = read_verdicts(path)
         assert verdicts[CORRECT]["outcome"] == "passed", verdicts
     for run in runs:
         assert "1 passed, 0 failed" in run.stdout, run.output()[-3000:]
