@@ -1,4 +1,4 @@
-"""`python -m jaxcheck`, the same as the `jaxcheck` command."""
+"""`python -m jaxcheck`, and the `jaxcheck` command (its `main`)."""
 
 import os
 import sys
@@ -11,6 +11,12 @@ _CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd() != _CHECKOUT:
     del sys.path[0]
 
-from jaxcheck.cli import main  # noqa: E402 (after the path is made safe)
+from jaxcheck import interrupt  # noqa: E402 (after the path is made safe)
 
-sys.exit(main())
+# Before the second of imports below, so a Ctrl-C then ends the command quietly.
+interrupt.quiet()
+
+from jaxcheck.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -39,6 +39,7 @@ that fails is jaxcheck's trouble, reported, never the SUT's.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -200,6 +201,8 @@ class Child:
         tally.provisional_at = now
         error, texts = next(reproducer.failures(exc))
         saved, unsaved = self.save(texts, tally.nodeid.rsplit("::", 1)[-1])
+        if unsaved:  # a full disk: the reproducers already saved stay, and stay named
+            saved = list(dict.fromkeys(saved + tally.provisional))
         for old in set(tally.provisional) - set(saved):
             Path(old).unlink(missing_ok=True)
         tally.provisional = saved
@@ -280,15 +283,21 @@ def _write_json(path: Path, value) -> None:
 def _end_with_parent() -> None:
     """A daemon thread that ends this child's process group (itself, and anything the
     SUT started) once the parent is gone: killed, even by SIGKILL, the parent
-    cannot end its children, and a child left behind would run at full CPU."""
+    cannot end its children, and a child left behind would run at full CPU.  A
+    child that ends first, its output pipe broken by the parent's death
+    (jaxcheck/childlog.py), ends its group on the way out."""
     parent = os.getppid()
 
+    def orphaned() -> bool:
+        return os.getppid() != parent
+
     def watch():
-        while os.getppid() == parent:
+        while not orphaned():
             time.sleep(PARENT_CHECK_SECONDS)
         os.killpg(os.getpgrp(), signal.SIGKILL)
 
     threading.Thread(target=watch, name="jaxcheck-parent-watch", daemon=True).start()
+    atexit.register(lambda: orphaned() and os.killpg(os.getpgrp(), signal.SIGKILL))
 
 
 @pytest.hookimpl(trylast=True)

@@ -40,11 +40,15 @@ class DatabaseError(ValueError):
     """`--db` names no database that can be used; the message says why and what to do."""
 
 
-def open_database(spec: str) -> ExampleDatabase:
+def open_database(spec: str, *, answering: bool = False) -> ExampleDatabase:
+    """The database `spec` names; with `answering`, a redis server must answer now.
+    Only the start-up check asks that: a child that opens the database mid-run,
+    while the server is away, must not die of it (`Guarded` meets it as trouble,
+    and uses the server again once it is back)."""
     if not spec.strip():
         raise DatabaseError("--db is empty: give a directory or a redis://HOST:PORT URL")
     if spec.startswith("redis://"):
-        return _redis(spec)
+        return _redis(spec, answering)
     if "://" in spec:
         raise DatabaseError(f"--db {spec}: only a directory path or a redis://HOST:PORT URL "
                             "is understood")
@@ -54,7 +58,7 @@ def open_database(spec: str) -> ExampleDatabase:
 def check_usable(spec: str) -> None:
     """Refuse, before any work, a database the run could not write: a redis server
     that does not answer, a directory that is a file or cannot be written."""
-    open_database(spec)
+    open_database(spec, answering=True)
     if "://" not in spec:
         try:
             writable_directory(Path(spec), "--db")
@@ -62,7 +66,7 @@ def check_usable(spec: str) -> None:
             raise DatabaseError(str(exc)) from None
 
 
-def _redis(url: str) -> ExampleDatabase:
+def _redis(url: str, answering: bool) -> ExampleDatabase:
     try:  # an optional dependency, imported only when asked for
         import redis
         from hypothesis.extra.redis import RedisExampleDatabase
@@ -72,7 +76,8 @@ def _redis(url: str) -> ExampleDatabase:
     try:
         client = redis.Redis.from_url(url, socket_timeout=REDIS_SECONDS,
                                       socket_connect_timeout=REDIS_SECONDS)
-        client.ping()
+        if answering:
+            client.ping()
     except ValueError as exc:
         raise DatabaseError(f"--db {url}: not a redis URL ({exc})") from None
     except redis.RedisError as exc:

@@ -25,6 +25,20 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 PATIENCE = 1
 
 
+def quiet() -> None:
+    """Until `handled` takes the signals over, and once it hands them back, a signal
+    has nothing to keep (the command is loading, or has written all it found): it
+    ends the process at once with one line and the same status, where Python would
+    print a traceback out of whatever import the Ctrl-C cut short."""
+    for signum in SIGNALS:
+        signal.signal(signum, _quit)
+
+
+def _quit(signum, frame):
+    os.write(2, f"jaxcheck: {signal.Signals(signum).name}: stopped\n".encode())
+    os._exit(128 + signum)
+
+
 class Interrupted(KeyboardInterrupt):
     """A run stopped by `signum`."""
 

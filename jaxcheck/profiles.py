@@ -58,7 +58,7 @@ def register() -> None:
 
 # The packages of the checkout whose modules' constants Hypothesis mixes into its draws
 # (every local module outside tests/: hypothesis.internal.constants_ast); `__main__`
-# would run the command.
+# is the command's entry, which takes its process's signals over.
 LIBRARY = ("strategies", "oracles", "jaxcheck", "refimpl")
 NOT_LOADED = ("__main__",)
 

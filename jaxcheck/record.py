@@ -50,11 +50,12 @@ def _paths(verdict: dict, move) -> dict:
 
 
 def write(path: Path, columns: Column | list[Column]) -> Path:
+    """The record at `path`, replaced whole or not at all: a run rewrites it as it finds
+    failures, and a full disk or a SIGKILL mid-write must leave the last one, not half
+    of the next."""
     base = path.parent.resolve()
     data = (columns.as_json(base) if isinstance(columns, Column)
             else [c.as_json(base) for c in columns])
-    # Whole or not at all: the record is rewritten as a run goes, and a reader (or
-    # an interruption) must never meet half of it.
     staging = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         staging.write_text(json.dumps(data, indent=1))

@@ -3,7 +3,8 @@
 Each of `jobs` workers is a child `pytest` over its share of the
 properties, with the plugin `jaxcheck.child`, which tells the parent what
 happens over a pipe (jaxcheck/channel.py) and keeps the script of the SUT
-call in flight in the worker's directory.  The parent turns that into
+call in flight in the worker's directory; what the child prints reaches its
+log through the parent (jaxcheck/childlog.py).  The parent turns that into
 `Verdict`s:
 
 * a property the child finished: passed, failed or skipped, as pytest said;
@@ -38,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Receiver
+from jaxcheck.childlog import ChildLog
 from oracles import inflight, reproducer
 from oracles.sut import DEFAULT_TIMEOUT
 
@@ -248,6 +250,7 @@ class Worker:
         self.remaining = list(nodeids)
         self.process: subprocess.Popen | None = None
         self.receiver: Receiver | None = None
+        self.output: ChildLog | None = None  # what the child prints, copied to self.log
         self.starts = 0
         self.running_nodeid: str | None = None  # the property the child said it started
         self.started = time.time()
@@ -282,23 +285,18 @@ class Worker:
         if self.options.max_shrinks is not None:
             args.append(f"--max-shrinks={self.options.max_shrinks}")
         ids = [str(ROOT / nodeid) for nodeid in self.remaining]
-        try:
-            log = open(self.log, "w")
-        except OSError as exc:
-            log = subprocess.DEVNULL
-            self.trouble.append(f"the child's log {self.log} could not be written "
-                                f"({exc.strerror})")
+        output_end, printing_end = os.pipe()
         try:
             self.process = subprocess.Popen(pytest_command(self.options, *args, *ids),
-                                            stdout=log, stderr=subprocess.STDOUT,
+                                            stdout=printing_end, stderr=subprocess.STDOUT,
                                             env=child_env(), start_new_session=True,
                                             pass_fds=(write_end,))
         finally:
             os.close(write_end)
-            if log is not subprocess.DEVNULL:
-                log.close()
+            os.close(printing_end)
         LIVE_GROUPS.add(self.process.pid)
         self.receiver = Receiver(read_end)
+        self.output = ChildLog(output_end, self.log, lambda message: self.trouble.append(message))
 
     def current(self) -> dict | None:
         """The running property and its examples so far (best effort: a file)."""
@@ -335,6 +333,7 @@ class Worker:
             return []
         self._watchdog()
         returncode = self.process.poll()
+        self.output.copy()
         verdicts = self._take_events()
         if returncode is None:
             return verdicts
@@ -352,6 +351,9 @@ class Worker:
         if self.receiver:
             self.receiver.close()
             self.receiver = None
+        if self.output:
+            self.output.close()
+            self.output = None
 
     def _watchdog(self) -> None:
         script = self.directory / "inflight.py"

@@ -19,5 +19,9 @@ def jaxcheck(*args: str, cwd: Path = ROOT, timeout: float = 600) -> subprocess.C
 def verdicts(out: Path) -> dict[str, dict]:
     """The verdicts of the newest run that wrote under `out`, by property name (its
     reproducer paths made whole: the record keeps them relative to itself)."""
-    path = max(out.glob("logs/*/verdicts.json"), key=lambda p: p.stat().st_mtime)
+    return read_verdicts(max(out.glob("logs/*/verdicts.json"), key=lambda p: p.stat().st_mtime))
+
+
+def read_verdicts(path: Path) -> dict[str, dict]:
+    """The verdicts of the record at `path`, by property name."""
     return {v.nodeid.rsplit("::", 1)[-1]: asdict(v) for v in record.read(path)[0].verdicts}
