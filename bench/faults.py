@@ -1,0 +1,273 @@
+"""The long randomized fault schedule: `jaxcheck check` struck by a signal at a random moment.
+
+    python bench/faults.py --trials 60 --seed 1 [--write]
+
+Each trial runs, as a user does,
+
+    python -m jaxcheck check --sut tests.shims.jvp_doubled_slowly --reference none
+        --jobs 1 --only "test_jvp_matches_... or test_jit_retraces_for_a_new_shape"
+
+(the shim's jvp is wrong and takes 3 s a call, and starts a `sleep`; the jit
+property never calls jvp, so a verdict on it other than passed is a false
+FAIL), and draws with `random.Random(seed)`:
+
+* a fault: SIGINT, SIGTERM or SIGHUP, or now and then two SIGINTs 0-0.5 s
+  apart, or a SIGKILL;
+* a moment: a delay drawn uniformly from 0 to 40 s after the start (a run
+  takes about 35 s alone: the delay lands in start-up and collection, the
+  correct property, an SUT call, shrinking, the end, or after the end),
+  "in an SUT call" (once the first call of the failing property has
+  started, 0-2 s more), "while shrinking" (once the record says the failure
+  shrinks, 0-3 s more), or "at the end" (once the record holds the
+  failure's final verdict: the child ends and the table is written).
+
+Where the fault landed is read from the run's files just before it is
+sent.  Then each trial checks the same things as tests/meta/test_faults.py:
+
+* kept: a failure the record or the output shows as found has its
+  reproducer on disk (the record says failed, every reproducer exists);
+* processes left: none carries the run's markers 5 s after it ended;
+* exit status: 128 + the signal (137 for SIGKILL), or the run's own 1 if it
+  had ended before the fault;
+* false FAIL: the correct property is never failed, crashed, hung or error;
+* tracebacks: none in the output (every error is one line).
+
+A line per trial, then a summary; exit 1 on any violation (the trial's
+folder is kept and named).  With --write the summary becomes the "faults"
+section of docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import machine, publish  # noqa: E402
+from tests.meta.faults import (  # noqa: E402
+    BOTH,
+    CORRECT,
+    FAILING,
+    SLOW_SHIM,
+    Background,
+    kept,
+    shrinking,
+    start,
+)
+
+FAULTS = {"SIGINT": 3, "SIGTERM": 3, "SIGHUP": 3, "SIGINT twice": 2, "SIGKILL": 2}  # weights
+MOMENTS = {"delay": 4, "in an SUT call": 2, "while shrinking": 2, "at the end": 2}
+SIGNALS = {"SIGINT": (signal.SIGINT,), "SIGTERM": (signal.SIGTERM,),
+           "SIGHUP": (signal.SIGHUP,), "SIGINT twice": (signal.SIGINT, signal.SIGINT),
+           "SIGKILL": (signal.SIGKILL,)}
+
+# The delay's range: a run alone takes about 35 s, so a few seconds past it.
+MAX_DELAY = 40.0
+# Seconds after "shrinking" is seen before the fault, at most (the window is
+# about ten seconds); after the first SUT call is seen to start (it takes 3 s);
+# and between the two SIGINTs of a double.
+SHRINK_JITTER = 3.0
+CALL_JITTER = 2.0
+DOUBLE_GAP = 0.5
+# Seconds a trial waits for a moment, or for the run to end once struck: far
+# past what either takes on a loaded machine.
+PATIENCE = 300.0
+
+WHERE = ("start-up", "correct property", "SUT call", "between calls", "shrinking",
+         "the end", "after the end")
+BAD = ("failed", "crashed", "hung", "error")
+
+
+@dataclass
+class Trial:
+    number: int
+    fault: str
+    moment: str
+    where: str = ""
+    status: int | None = None
+    found: bool = False  # the record or the output shows the failure found
+    lost: list[str] = field(default_factory=list)  # what is wrong with its reproducers
+    wrong_exit: str = ""
+    false_fail: str = ""
+    traceback: bool = False
+    left: list[str] = field(default_factory=list)
+    stuck: str = ""  # the run did not end
+
+    @property
+    def violations(self) -> list[str]:
+        return [*self.lost, *filter(None, [self.wrong_exit, self.false_fail, self.stuck]),
+                *(["a traceback in the output"] if self.traceback else []),
+                *([f"{len(self.left)} processes left: {self.left[:3]}"] if self.left else [])]
+
+
+def where(run: Background) -> str:
+    """Where the run is now, read from its files."""
+    if run.process.poll() is not None:
+        return "after the end"
+    found = run.verdicts() or {}
+    failing = found.get(FAILING, {})
+    if failing.get("outcome") == "failed":
+        return "shrinking" if shrinking(found) else "the end"
+    running = run.running()
+    if running is None:
+        return "start-up"
+    if running == CORRECT:
+        return "correct property"
+    in_call = any(run.out.glob("logs/*/worker-*/inflight.py"))
+    return "SUT call" if in_call else "between calls"
+
+
+def wait_for(run: Background, moment: str, timeout: float = PATIENCE) -> None:
+    """Until the run is at `moment` (as `where` reads it), or has ended."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and where(run) not in (moment, "after the end"):
+        time.sleep(0.05)
+
+
+def strike(run: Background, trial: Trial, rng: random.Random, began: float) -> None:
+    if trial.moment == "delay":
+        time.sleep(max(0.0, rng.uniform(0, MAX_DELAY) - (time.monotonic() - began)))
+    elif trial.moment == "in an SUT call":
+        wait_for(run, "SUT call")
+        time.sleep(rng.uniform(0, CALL_JITTER))
+    elif trial.moment == "while shrinking":
+        wait_for(run, "shrinking")
+        time.sleep(rng.uniform(0, SHRINK_JITTER))
+    else:
+        wait_for(run, "the end")
+    trial.where = where(run)
+    gap = rng.uniform(0, DOUBLE_GAP)
+    for i, signum in enumerate(SIGNALS[trial.fault]):
+        if i:
+            time.sleep(gap)
+        if run.process.poll() is not None:  # it ended meanwhile: no fault, or one fewer
+            trial.where = trial.where if i else "after the end"
+            break
+        run.send(signum)
+
+
+def judge(run: Background, trial: Trial) -> None:
+    found = run.verdicts() or {}
+    output = run.output()
+    failing = found.get(FAILING)
+    trial.found = (failing is not None and failing["outcome"] == "failed"
+                   or f"FAIL  test_jvp.py::{FAILING}" in output)
+    if trial.found:
+        trial.lost = kept(failing) if failing else ["found, but not in the record"]
+    expected = 1 if trial.where == "after the end" else 128 + SIGNALS[trial.fault][0]
+    if trial.status != expected:
+        trial.wrong_exit = f"exit status {trial.status}, expected {expected}"
+    correct = found.get(CORRECT, {}).get("outcome")
+    if correct in BAD or any(f"{mark}  test_jit.py::{CORRECT}" in output
+                             for mark in ("FAIL", "CRASH", "HANG", "ERROR")):
+        trial.false_fail = f"false FAIL: {CORRECT} is {correct}"
+    trial.traceback = "Traceback" in output
+    trial.left = run.left_behind()
+
+
+def run_trial(number: int, rng: random.Random, work: Path) -> tuple[Trial, Path]:
+    trial = Trial(number, draw(rng, FAULTS), draw(rng, MOMENTS))
+    home = Path(tempfile.mkdtemp(prefix=f"trial-{number:03d}-", dir=work))
+    began = time.monotonic()
+    run = start(home, "check", "--sut", SLOW_SHIM, "--reference", "none", "--jobs", "1",
+                "--only", BOTH, "--out", str(home / "out"))
+    try:
+        strike(run, trial, rng, began)
+        trial.status = run.wait(PATIENCE)
+        judge(run, trial)
+    except AssertionError as exc:  # the run did not end
+        trial.stuck = str(exc).splitlines()[0]
+    finally:
+        run.kill()
+    return trial, home
+
+
+def draw(rng: random.Random, weights: dict[str, int]) -> str:
+    return rng.choices(list(weights), weights=list(weights.values()))[0]
+
+
+def line(trial: Trial) -> str:
+    verdict = "ok" if not trial.violations else "VIOLATION: " + "; ".join(trial.violations)
+    return (f"trial {trial.number:3d}  {trial.fault:<12} {trial.moment:<15} "
+            f"landed in {trial.where:<16} exit {trial.status}  "
+            f"{'found' if trial.found else 'not found':<9}  {verdict}")
+
+
+def summary(trials: list[Trial], command: str, seconds: float) -> str:
+    kinds = Counter((t.fault, t.where) for t in trials)
+    wheres = [w for w in WHERE if any(t.where == w for t in trials)]
+    rows = ["| fault | " + " | ".join(wheres) + " | all |",
+            "|---|" + "---:|" * (len(wheres) + 1)]
+    for fault in FAULTS:
+        counts = [kinds[(fault, w)] for w in wheres]
+        rows.append(f"| {fault} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
+    totals = [sum(kinds[(f, w)] for f in FAULTS) for w in wheres]
+    rows.append("| all | " + " | ".join(map(str, totals)) + f" | {len(trials)} |")
+    figures = [
+        ("trials", len(trials)),
+        ("faults injected while the run was alive",
+         sum(t.where != "after the end" for t in trials)),
+        ("failures found (the record or the output shows it)", sum(t.found for t in trials)),
+        ("failures kept (failed in the record, every reproducer on disk)",
+         sum(t.found and not t.lost for t in trials)),
+        ("processes left", sum(len(t.left) for t in trials)),
+        ("wrong exit statuses", sum(bool(t.wrong_exit) for t in trials)),
+        ("false FAILs of the correct property", sum(bool(t.false_fail) for t in trials)),
+        ("tracebacks", sum(t.traceback for t in trials)),
+        ("runs that did not end", sum(bool(t.stuck) for t in trials)),
+    ]
+    return "\n".join([
+        f"## Fault injection: {len(trials)} randomized interruptions of `jaxcheck check`",
+        "",
+        "Where each fault landed (read from the run's files just before it was sent), by "
+        "fault:",
+        "",
+        *rows,
+        "",
+        "| figure | count |",
+        "|---|---:|",
+        *(f"| {name} | {count} |" for name, count in figures),
+        "",
+        f"Command: `{command}` ({seconds / 60:.0f} min), from the repository root; each "
+        "trial's fault and moment as bench/faults.py's docstring says.",
+        f"Machine: {machine()}, shared with other runs.",
+    ])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()),
+                        help="where each trial's folder goes (kept only on a violation)")
+    parser.add_argument("--write", action="store_true",
+                        help="make the summary the 'faults' section of docs/benchmarks.md")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    work = Path(tempfile.mkdtemp(prefix="jaxcheck-faults-", dir=args.work))
+    began = time.monotonic()
+    trials = []
+    for number in range(1, args.trials + 1):
+        trial, home = run_trial(number, rng, work)
+        trials.append(trial)
+        print(line(trial) + (f"  (kept: {home})" if trial.violations else ""), flush=True)
+        if not trial.violations:
+            shutil.rmtree(home, ignore_errors=True)
+    command = f"python bench/faults.py --trials {args.trials} --seed {args.seed}"
+    print()
+    publish("faults", summary(trials, command, time.monotonic() - began), write=args.write)
+    return 1 if any(t.violations for t in trials) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
