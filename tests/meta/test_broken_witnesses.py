@@ -10,14 +10,13 @@ family of `oracles.cost` where refimpl's grows linearly.  No Hypothesis: one
 call per shim, seconds for all of them.
 
 Several shims replace a rule in refimpl's own tables when imported, so no shim
-is imported in this process: each runs in a child forked from it, which sends
+is imported in this process: each runs in a child spawned from it, which sends
 back what the shim's module says and what its witness gave, and refimpl (never
 touched here) answers in this process.
 """
 
 import ast
-import os
-import pickle
+import multiprocessing
 from pathlib import Path
 
 import numpy as np
@@ -76,24 +75,23 @@ def shim_report(shim: str) -> dict:
             "got": got}
 
 
+def _answer(fun, *args):
+    """`fun(*args)`, or what it raised, as a picklable pair."""
+    try:
+        return "ok", fun(*args)
+    except BaseException as exc:  # noqa: B036  (reported to the parent, not lost)
+        return "raised", repr(exc)
+
+
 def in_child(fun, *args):
-    """`fun(*args)` in a child forked from this process; it returns a picklable value."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: answer, then leave without running pytest's teardown
-        os.close(read)
-        try:
-            answer = ("ok", fun(*args))
-        except BaseException as exc:  # noqa: B036  (reported to the parent, not lost)
-            answer = ("raised", repr(exc))
-        with os.fdopen(write, "wb") as out:
-            pickle.dump(answer, out)
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as inp:
-        data = inp.read()
-    os.waitpid(pid, 0)
-    status, value = pickle.loads(data)
+    """`fun(*args)` in a fresh interpreter; it returns a picklable value.
+
+    Spawned, not forked: a process whose JAX has started its compile threads
+    (any test before this one in the same worker may have run JAX) forks a
+    child whose first compile waits forever on a lock no thread will release.
+    """
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        status, value = pool.apply(_answer, (fun, *args))
     assert status == "ok", f"reading the shim raised {value}"
     return value
 
