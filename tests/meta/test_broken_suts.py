@@ -334,15 +334,18 @@ def test_broken_sut_is_caught_with_a_small_reproducer(row: Catch):
 # (`ci`) skips them, and no Catch row fits them: their programs keep 100 equations
 # or more however far they shrink.  Each must still fail on a wrong derivative: sin
 # is one of the operations of almost every 100-equation chain.  The slow profile is
-# not derandomized, so the seed is given; no shrinking, since only the verdict counts.
-LONG_PROGRAMS = [test_long_programs.test_jvp_of_long_programs,
-                 test_long_programs.test_grad_of_long_programs,
-                 test_long_programs.test_grad_of_heavily_shared_programs]
+# not derandomized, so each row gives its seed; no shrinking, since only the verdict
+# counts.  Seeds that find the bug within a few examples keep each row near 20 s:
+# under seed 0 the heavily shared programs passed 70 examples first (130 s), under
+# seed 1 ten (23 s).
+LONG_PROGRAMS = {test_long_programs.test_jvp_of_long_programs: 0,
+                 test_long_programs.test_grad_of_long_programs: 0,
+                 test_long_programs.test_grad_of_heavily_shared_programs: 1}
 
 
 @pytest.mark.meta
 @pytest.mark.parametrize("prop", LONG_PROGRAMS, ids=lambda prop: prop.__name__)
 def test_a_long_program_property_catches_a_wrong_derivative(prop):
     run = run_property("tests.broken.wrong_sin_derivative", prop, "--hypothesis-profile=slow",
-                       "--hypothesis-seed=0", shrinks=0)
+                       f"--hypothesis-seed={LONG_PROGRAMS[prop]}", shrinks=0)
     assert run.returncode == 1 and "1 failed" in run.stdout, run.stdout[-3000:]
