@@ -81,20 +81,23 @@ def _elementwise(prim, name, *xs):
     return bind(prim, *[broadcast_to(x, shape) for x in xs])
 
 
-def add(x, y): return _elementwise(P.add_p, "add", x, y)  # noqa: E704
-def subtract(x, y): return _elementwise(P.sub_p, "subtract", x, y)  # noqa: E704
-def multiply(x, y): return _elementwise(P.mul_p, "multiply", x, y)  # noqa: E704
-def divide(x, y): return _elementwise(P.div_p, "divide", x, y)  # noqa: E704
-def maximum(x, y): return _elementwise(P.max_p, "maximum", x, y)  # noqa: E704
-def greater(x, y): return _elementwise(P.gt_p, "greater", x, y)  # noqa: E704
-def less(x, y): return _elementwise(P.lt_p, "less", x, y)  # noqa: E704
-def negative(x): return _elementwise(P.neg_p, "negative", x)  # noqa: E704
-def sin(x): return _elementwise(P.sin_p, "sin", x)  # noqa: E704
-def cos(x): return _elementwise(P.cos_p, "cos", x)  # noqa: E704
-def tanh(x): return _elementwise(P.tanh_p, "tanh", x)  # noqa: E704
-def exp(x): return _elementwise(P.exp_p, "exp", x)  # noqa: E704
-def log(x): return _elementwise(P.log_p, "log", x)  # noqa: E704
-def sqrt(x): return _elementwise(P.sqrt_p, "sqrt", x)  # noqa: E704
+def _elementwise_function(name, prim):
+    def function(*xs):
+        return _elementwise(prim, name, *xs)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (f"NumPy's `{name}`: the `{prim.name}` primitive on promoted, "
+                        "broadcast operands.")
+    return function
+
+
+# One function per elementwise primitive, named where the primitive is defined
+# (`primitives.NUMPY_FUNCTIONS`), so that a new primitive needs no line here.
+globals().update({name: _elementwise_function(name, prim)
+                  for name, prim in P.NUMPY_FUNCTIONS.items()})
+# The ones this module calls itself, named here for its reader (and linters).
+add, subtract, multiply, divide, negative, greater, less = (
+    globals()[name] for name in ("add", "subtract", "multiply", "divide", "negative", "greater",
+                                 "less"))
 
 
 def where(condition, x, y):

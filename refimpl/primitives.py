@@ -37,18 +37,25 @@ def _elementwise_cost(eqn):
     return sum(v.aval.size for v in eqn.outvars)
 
 
+# The NumPy function each elementwise primitive is, by its NumPy name: the
+# `numpy` namespace makes one wrapper per entry (operands promoted and broadcast).
+NUMPY_FUNCTIONS = {}
+
+
 def _def_elementwise(name, impl, source, shape=_elementwise_shape, transposable=True,
-                     jvp=(), **kw):
+                     jvp=(), numpy=None, **kw):
     """An elementwise primitive, defined in one place: vmap batches it by the rule
     every elementwise primitive shares (`vmap.elementwise_batch`), and `jvp`, where
     its JVP rule is one line per operand, gives those lines, each
     `(tangent, out, *operands) -> contribution` (`jvp.defjvp` registers them; a
     longer rule is in `jvp.py`).  A transpose rule, if `transposable`, is in
-    `transpose.py`."""
+    `transpose.py`.  `numpy`: the NumPy function it is (default: its own name),
+    which the user's `numpy` namespace then offers."""
     prim = primitive(name, transposable=transposable, elementwise=True)
     prim.impl, prim.source, prim.cost = impl, source, _elementwise_cost
     prim.shape_rule = partial(shape, name, **kw)
     prim.partials = jvp
+    NUMPY_FUNCTIONS[numpy or name] = prim
     return prim
 
 
@@ -63,16 +70,16 @@ _def_nonlinear = partial(_def_elementwise, transposable=False)
 # subtract and multiply on a tracer (`numpy.py`: the float is broadcast) and
 # NumPy's on an array.
 add_p = _def_elementwise("add", np.add, "np.add({0}, {1})")
-sub_p = _def_elementwise("sub", np.subtract, "np.subtract({0}, {1})")
-mul_p = _def_elementwise("mul", np.multiply, "np.multiply({0}, {1})",
+sub_p = _def_elementwise("sub", np.subtract, "np.subtract({0}, {1})", numpy="subtract")
+mul_p = _def_elementwise("mul", np.multiply, "np.multiply({0}, {1})", numpy="multiply",
                          jvp=(lambda t, out, x, y: bind(mul_p, t, y),
                               lambda t, out, x, y: bind(mul_p, x, t)))
 div_p = _def_elementwise(
-    "div", np.divide, "np.divide({0}, {1})", _float_only,
+    "div", np.divide, "np.divide({0}, {1})", _float_only, numpy="divide",
     jvp=(lambda t, out, x, y: bind(div_p, t, y),
          lambda t, out, x, y: bind(neg_p, bind(mul_p, t, bind(div_p, out, y)))))
-max_p = _def_nonlinear("max", np.maximum, "np.maximum({0}, {1})")
-neg_p = _def_elementwise("neg", np.negative, "np.negative({0})")
+max_p = _def_nonlinear("max", np.maximum, "np.maximum({0}, {1})", numpy="maximum")
+neg_p = _def_elementwise("neg", np.negative, "np.negative({0})", numpy="negative")
 sin_p = _def_nonlinear("sin", np.sin, "np.sin({0})", _float_only,
                        jvp=(lambda t, out, x: bind(mul_p, t, bind(cos_p, x)),))
 cos_p = _def_nonlinear("cos", np.cos, "np.cos({0})", _float_only,
@@ -86,8 +93,26 @@ log_p = _def_nonlinear("log", np.log, "np.log({0})", _float_only,
                        jvp=(lambda t, out, x: bind(div_p, t, x),))
 sqrt_p = _def_nonlinear("sqrt", np.sqrt, "np.sqrt({0})", _float_only,
                         jvp=(lambda t, out, x: bind(div_p, t, 2.0 * out),))
-gt_p = _def_nonlinear("gt", np.greater, "np.greater({0}, {1})", out_dtype=np.bool_)
-lt_p = _def_nonlinear("lt", np.less, "np.less({0}, {1})", out_dtype=np.bool_)
+log1p_p = _def_nonlinear("log1p", np.log1p, "np.log1p({0})", _float_only,
+                         jvp=(lambda t, out, x: bind(div_p, t, 1.0 + x),))
+expm1_p = _def_nonlinear("expm1", np.expm1, "np.expm1({0})", _float_only,
+                         jvp=(lambda t, out, x: bind(mul_p, t, out + 1.0),))
+tan_p = _def_nonlinear("tan", np.tan, "np.tan({0})", _float_only,
+                       jvp=(lambda t, out, x: bind(mul_p, t, 1.0 + bind(mul_p, out, out)),))
+atan_p = _def_nonlinear("atan", np.arctan, "np.arctan({0})", _float_only, numpy="arctan",
+                        jvp=(lambda t, out, x: bind(div_p, t, 1.0 + bind(mul_p, x, x)),))
+asinh_p = _def_nonlinear(
+    "asinh", np.arcsinh, "np.arcsinh({0})", _float_only, numpy="arcsinh",
+    jvp=(lambda t, out, x: bind(div_p, t, bind(sqrt_p, 1.0 + bind(mul_p, x, x))),))
+sinh_p = _def_nonlinear("sinh", np.sinh, "np.sinh({0})", _float_only,
+                        jvp=(lambda t, out, x: bind(mul_p, t, bind(cosh_p, x)),))
+cosh_p = _def_nonlinear("cosh", np.cosh, "np.cosh({0})", _float_only,
+                        jvp=(lambda t, out, x: bind(mul_p, t, bind(sinh_p, x)),))
+square_p = _def_nonlinear("square", np.square, "np.square({0})", _float_only,
+                          jvp=(lambda t, out, x: bind(mul_p, t, 2.0 * x),))
+gt_p = _def_nonlinear("gt", np.greater, "np.greater({0}, {1})", numpy="greater",
+                      out_dtype=np.bool_)
+lt_p = _def_nonlinear("lt", np.less, "np.less({0}, {1})", numpy="less", out_dtype=np.bool_)
 
 
 def _integer_pow_impl(x, *, y):
