@@ -126,8 +126,9 @@ def pytest_sessionfinish(session):
 
 def pytest_report_header(config):
     sut, reference = config.jaxcheck_sut, config.jaxcheck_reference
-    return [f"jaxcheck SUT: {sut.describe()}",
-            f"jaxcheck reference: {reference.describe() if reference else 'none'}"]
+    lines = [f"jaxcheck SUT: {sut.describe()}",
+             f"jaxcheck reference: {reference.describe() if reference else 'none'}"]
+    return lines + [f"jaxcheck left out: {sut.left_out()}"] * bool(sut.left_out())
 
 
 @pytest.fixture(scope="session")

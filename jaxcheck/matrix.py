@@ -32,10 +32,12 @@ WORDS = {"passed": "pass", "failed": "FAIL", "skipped": "skip", "crashed": "CRAS
 Known = dict[str, dict[str, Recognised]]
 
 # How an SUT describes itself (oracles.sut.Sut.describe, held equal by
-# tests/meta/test_jaxcheck_report.py): "NAME VERSION (declares unsupported: A, B)";
-# a record written before descriptions may carry the bare name.
+# tests/meta/test_jaxcheck_report.py): "NAME VERSION (declares unsupported: A, B)",
+# then " (lacks optional: C)" where jaxcheck set some for it; a record written
+# before descriptions may carry the bare name.
 _DESCRIBED = re.compile(r"(?P<name>\S+)(?: (?P<version>.*?))??"
-                        r"(?: \(declares unsupported: (?P<unsupported>[^()]*)\))?")
+                        r"(?: \(declares unsupported: (?P<unsupported>[^()]*)\))?"
+                        r"(?: \(lacks optional: (?P<lacking>[^()]*)\))?")
 
 
 def plural(count: int, word: str, words: str = "") -> str:
@@ -68,6 +70,7 @@ def system(description: str) -> System:
         return System(description, description, "", ())
     listed = match["unsupported"] or "nothing"
     unsupported = () if listed == "nothing" else tuple(listed.split(", "))
+    unsupported += tuple(match["lacking"].split(", ")) if match["lacking"] else ()
     return System(description, match["name"], match["version"] or "", unsupported)
 
 

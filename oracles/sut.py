@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from oracles.inflight import InFlight
-from strategies.opspec import CONTRACT_NUMPY
+from strategies.opspec import CONTRACT_NUMPY, OPTIONAL_NUMPY
 from strategies.transformations import TRANSFORMATIONS
 
 ALIASES = {"refimpl": "refimpl", "jax": "jax"}
@@ -44,6 +44,12 @@ CONTRACT = {
     "numpy": list(CONTRACT_NUMPY),
     "lax": ("cond", "fori_loop", "scan", "while_loop"),
 }
+
+# The contract's names an SUT may lack without declaring them (the operation
+# table's optional rows): jaxcheck sets them unsupported for it, as it does
+# for the optional parts below, and the run's header says which it left out.
+# Names join the contract this way, so that a shim that worked still works.
+OPTIONAL_NAMES = {"numpy": OPTIONAL_NUMPY}
 
 # The SUT's own top-level attributes the contract names: functions, then namespaces.
 ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace))
@@ -130,9 +136,20 @@ class Sut:
                            "optional part: docs/sut-api.md)")
         return "; ".join(reasons)
 
+    def left_out(self) -> str | None:
+        """What jaxcheck set unsupported for this SUT without its declaring it
+        (optional names and parts it lacks), for the run's header; None if nothing."""
+        if not self.inferred:
+            return None
+        return (f"{self.name} lacks {', '.join(sorted(self.inferred))}: optional in the "
+                "contract (docs/sut-api.md), so what needs them is skipped")
+
     def describe(self) -> str:
-        missing = ", ".join(sorted(self.unsupported)) or "nothing"
-        return f"{self.name} {self.version} (declares unsupported: {missing})"
+        """"NAME VERSION (declares unsupported: A, B)", and " (lacks optional: C)" for
+        what jaxcheck set for it (`jaxcheck/matrix.py` reads it back from records)."""
+        declared = ", ".join(sorted(self.unsupported - self.inferred)) or "nothing"
+        lacking = f" (lacks optional: {', '.join(sorted(self.inferred))})" * bool(self.inferred)
+        return f"{self.name} {self.version} (declares unsupported: {declared}){lacking}"
 
 
 def reference_name(sut: str, reference: str) -> str:
@@ -200,11 +217,17 @@ def _lookup(api, dotted: str):
     return target
 
 
+def _optional(dotted: str) -> bool:
+    namespace, _, name = dotted.rpartition(".")
+    return name in OPTIONAL_NAMES.get(namespace, ())
+
+
 def missing_names(api, unsupported=frozenset()) -> list[str]:
-    """Contract names that `api` lacks and has not declared unsupported."""
+    """Required contract names that `api` lacks and has not declared unsupported."""
     return [
         dotted for dotted in contract_names()
-        if dotted.rsplit(".", 1)[-1] not in unsupported and not callable(_lookup(api, dotted))
+        if dotted.rsplit(".", 1)[-1] not in unsupported and not _optional(dotted)
+        and not callable(_lookup(api, dotted))
     ]
 
 
@@ -227,8 +250,10 @@ def _unsupported(name: str, api, option: str = "--sut") -> frozenset[str]:
 
 
 def _optional_parts_lacking(api) -> frozenset[str]:
-    """The contract's optional parts (docs/sut-api.md) that `api` does not offer."""
-    lacking = set()
+    """The contract's optional names and parts (docs/sut-api.md) that `api` does not
+    offer."""
+    lacking = {dotted.rsplit(".", 1)[-1] for dotted in contract_names()
+               if _optional(dotted) and not callable(_lookup(api, dotted))}
     if not callable(getattr(api, "make_jaxpr", None)):
         lacking.add("make_jaxpr")
     if not all(callable(_lookup(api, dotted)) for dotted in SHAPE_POLYMORPHISM):

@@ -70,6 +70,11 @@ class OpSpec:
     * ``carries_derivative(args, params)``: the operands a derivative flows
       through (not `where`'s predicate, not the base of `x ** 0`): what
       jvp, grad and vjp are sure to trace (`tests/test_errors.py`).
+    * ``optional``: its contract functions joined the contract after shims
+      were written against it, so an SUT may lack them without declaring
+      it: jaxcheck checks it on the rest and says what it left out
+      (`oracles/sut.py`).  A shim that worked before a row was added keeps
+      working.
     """
 
     name: str
@@ -84,6 +89,7 @@ class OpSpec:
     primitives: tuple[str, ...] | None = None
     elementwise: bool = False
     carries_derivative: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
+    optional: bool = False
     construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
 
     def __post_init__(self):
@@ -127,6 +133,16 @@ def _positive(x) -> bool:
 
 def _nonzero(x) -> bool:
     return bool(np.all(np.abs(np.real(x)) >= NONZERO_FLOOR))
+
+
+def _above_minus_one(x) -> bool:
+    """log1p's domain, x > -1, with the margin `log` has at 0."""
+    return bool(np.all(np.real(x) >= -1 + POSITIVE_FLOOR))
+
+
+def _off_tan_poles(x) -> bool:
+    """tan away from its poles: |cos x| at least NONZERO_FLOOR, so |tan x| < 4."""
+    return bool(np.all(np.abs(np.cos(np.real(x))) >= NONZERO_FLOOR))
 
 
 def _apart(x, y) -> bool:
@@ -241,6 +257,22 @@ OPS: dict[str, OpSpec] = {
                 primitives=("max",)),
         _ConcatenateSpec("concatenate", _concatenate, "", None, operands.concatenable,
                          "several operands, one axis"),
+        # Optional rows: the elementwise family beyond the first contract.  Last in
+        # the table, so shrinking (towards option 0) prefers the operations above.
+        _unary("log1p", np.log1p, operands.any_operand, "log(1 + x), exact near 0",
+               domain=_above_minus_one, optional=True),
+        _unary("expm1", np.expm1, operands.any_operand, "exp(x) - 1, exact near 0",
+               optional=True),
+        _unary("tan", np.tan, operands.any_operand, "poles at odd multiples of pi/2",
+               domain=_off_tan_poles, optional=True),
+        _unary("arctan", np.arctan, operands.any_operand, "bounded, slope 1/(1+x^2)",
+               primitives=("atan",), optional=True),
+        _unary("arcsinh", np.arcsinh, operands.any_operand, "slope through a square root",
+               primitives=("asinh",), optional=True),
+        _unary("sinh", np.sinh, operands.any_operand, "grows fast: capped", optional=True),
+        _unary("cosh", np.cosh, operands.any_operand, "even, minimum at 0", optional=True),
+        _unary("square", np.square, operands.any_operand, "x * x as one operation",
+               optional=True),
     ]
 }
 
@@ -253,3 +285,21 @@ FEATURES: dict[str, frozenset[str]] = {name: frozenset({name, *spec.contract})
 # The contract's `numpy` namespace: every row's functions, in the table's order.
 CONTRACT_NUMPY: tuple[str, ...] = tuple(dict.fromkeys(
     function for spec in OPS.values() for function in spec.contract))
+
+# Those an SUT may lack without declaring them: the optional rows' functions.
+OPTIONAL_NUMPY: frozenset[str] = frozenset(
+    function for spec in OPS.values() if spec.optional for function in spec.contract) - {
+    function for spec in OPS.values() if not spec.optional for function in spec.contract}
+
+
+def markdown_table() -> str:
+    """The table as a user reads it: each operation, the contract functions it calls,
+    whether an SUT may lack them, and why it is in the language."""
+    lines = ["| operation | `numpy` functions | optional | why |", "|---|---|---|---|"]
+    lines += [f"| `{name}` | {' '.join(f'`{f}`' for f in spec.contract) or '(operator)'} | "
+              f"{'yes' if spec.optional else ''} | {spec.why} |" for name, spec in OPS.items()]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

@@ -5,6 +5,8 @@ from helpers_refimpl import check_transforms, rng_args
 
 import refimpl
 from oracles.sut import CONTRACT
+from strategies import operands
+from strategies.opspec import OPS as TABLE
 
 # name: (program over a namespace `n`, argument shapes, positive inputs?)
 OPS = {
@@ -75,6 +77,14 @@ OPS = {
     "tuple_out": (lambda n: lambda x, y: (n.sin(x), {"a": x * y, "b": [y]}), [(3,), (3,)],
                   False),
 }
+
+# The operation table's optional one-operand rows, each a row here by itself: on
+# inputs in (0.25, 1), inside every such row's domain (log1p's x > -0.75, tan's
+# |cos x| >= 0.25).
+OPS.update({spec.name: (lambda n, name=spec.name: lambda x: getattr(n, name)(0.5 * x),
+                        [(2, 3)], True)
+            for spec in TABLE.values()
+            if spec.optional and spec.build is operands.any_operand and spec.name not in OPS})
 
 
 def test_every_numpy_function_of_the_contract_has_a_row():
