@@ -6,7 +6,8 @@ the number of elements each one produces.  Two kinds of primitive are counted
 by what they really do: `dot_general` (matmul, dot) by multiply-adds (output
 size times the contracted size), reductions by the elements they read.
 Higher-order equations count their sub-programs instead of their outputs:
-`scan` its body times `length`, `cond` its costliest branch, everything else
+`scan` its body times `length` (each trip also reading its constants and
+carry, and then what it writes out), `cond` its costliest branch, everything else
 (`pjit`/`jit`, `custom_jvp_call`, `remat`, `closed_call`, ...) the sum of the
 sub-programs found in its params.  A `while` loop's trip count is not in the
 IR; it counts as one trip of its condition and body, so growth in trip count
@@ -103,7 +104,14 @@ def _dot_general(eqn) -> int:
 
 
 def _scan(eqn) -> int:
-    return int(eqn.params["length"]) * work(eqn.params["jaxpr"])
+    """Its body `length` times, each trip also reading the loop's constants and carry,
+    and the elements it writes out (its stacked outputs and final carry).  A body
+    that only passes values along still moves them, and reverse mode pays for that
+    movement an element at a time: each trip of the reversed loop adds into the
+    cotangents of the constants and the carry (JAX's and refimpl's alike)."""
+    read = eqn.invars[:int(eqn.params["num_consts"]) + int(eqn.params["num_carry"])]
+    trip = work(eqn.params["jaxpr"]) + sum(map(_size, read))
+    return int(eqn.params["length"]) * trip + sum(map(_size, eqn.outvars))
 
 
 def _cond(eqn) -> int:
