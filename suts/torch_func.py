@@ -284,7 +284,10 @@ class _Numpy:
 _TWINS = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divide": torch.div,
           "negative": torch.neg, "sin": torch.sin, "cos": torch.cos, "tanh": torch.tanh,
           "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt, "matmul": torch.matmul,
-          "where": torch.where, "greater": torch.gt, "less": torch.lt, "maximum": torch.maximum}
+          "where": torch.where, "greater": torch.gt, "less": torch.lt, "maximum": torch.maximum,
+          "log1p": torch.log1p, "expm1": torch.expm1, "tan": torch.tan, "arctan": torch.atan,
+          "arcsinh": torch.asinh, "sinh": torch.sinh, "cosh": torch.cosh,
+          "square": torch.square}
 
 
 def _on_tensors(op):
