@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ast
 import io
-import os
 import re
 import signal
 import subprocess
@@ -34,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxcheck.runner import child_env
+from jaxcheck.runner import LIVE_GROUPS, child_env, end_group
 from oracles.reproducer import HEADER
 
 # Seconds a replay may take: a reproducer is one example, which takes well
@@ -210,14 +209,6 @@ class _Ran:
     stderr: str
 
 
-def _end_group(process: subprocess.Popen) -> None:
-    """Kill the reproducer's process group: it, and whatever it started."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # the group is gone already
-        pass
-
-
 def _leftover(process: subprocess.Popen) -> tuple[str, str]:
     try:
         return process.communicate(timeout=LEFTOVER_SECONDS)
@@ -230,17 +221,19 @@ def _run(path: Path, timeout: float) -> _Ran:
     process = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                errors="replace", env=child_env(), start_new_session=True)
+    LIVE_GROUPS.add(process.pid)  # ended with the run on a signal (runner.end_all)
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         # It may have exited, a process it started holding its output open.
         exited = process.poll()
-        _end_group(process)
+        end_group(process.pid)
         return _Ran(exited, *_leftover(process))
     except BaseException:  # interrupted: end what the reproducer started, then go on up
-        _end_group(process)
+        end_group(process.pid)
         process.wait()
         raise
+    end_group(process.pid)  # whatever it started and left running
     return _Ran(process.returncode, stdout, stderr)
 
 
