@@ -43,19 +43,21 @@ NUMPY_FUNCTIONS = {}
 
 
 def _def_elementwise(name, impl, source, shape=_elementwise_shape, transposable=True,
-                     jvp=(), numpy=None, **kw):
+                     jvp=(), numpy=True, **kw):
     """An elementwise primitive, defined in one place: vmap batches it by the rule
     every elementwise primitive shares (`vmap.elementwise_batch`), and `jvp`, where
     its JVP rule is one line per operand, gives those lines, each
     `(tangent, out, *operands) -> contribution` (`jvp.defjvp` registers them; a
     longer rule is in `jvp.py`).  A transpose rule, if `transposable`, is in
-    `transpose.py`.  `numpy`: the NumPy function it is (default: its own name),
-    which the user's `numpy` namespace then offers."""
+    `transpose.py`.  `numpy`: the NumPy function it is, which the user's `numpy`
+    namespace then offers (True: the one of its own name; False: none, for a
+    primitive with params or operands NumPy's functions do not take)."""
     prim = primitive(name, transposable=transposable, elementwise=True)
     prim.impl, prim.source, prim.cost = impl, source, _elementwise_cost
     prim.shape_rule = partial(shape, name, **kw)
     prim.partials = jvp
-    NUMPY_FUNCTIONS[numpy or name] = prim
+    if numpy:
+        NUMPY_FUNCTIONS[name if numpy is True else numpy] = prim
     return prim
 
 
@@ -120,7 +122,7 @@ def _integer_pow_impl(x, *, y):
 
 
 integer_pow_p = _def_nonlinear("integer_pow", _integer_pow_impl,
-                               "{impl}({0}, y={y})", _float_only)
+                               "{impl}({0}, y={y})", _float_only, numpy=False)
 
 
 def _select_n_shape(which, *cases):
@@ -135,7 +137,8 @@ def _select_n_impl(which, *cases):
     return np.where(which, cases[1], cases[0])
 
 
-select_n_p = _def_elementwise("select_n", _select_n_impl, "np.where({0}, {2}, {1})")
+select_n_p = _def_elementwise("select_n", _select_n_impl, "np.where({0}, {2}, {1})",
+                              numpy=False)
 select_n_p.shape_rule = _select_n_shape
 
 
@@ -148,7 +151,8 @@ def _convert_impl(x, *, new_dtype):
 
 
 convert_element_type_p = _def_elementwise("convert_element_type", _convert_impl,
-                                          "{impl}({0}, new_dtype=np.{new_dtype})")
+                                          "{impl}({0}, new_dtype=np.{new_dtype})",
+                                          numpy=False)
 convert_element_type_p.shape_rule = _convert_shape
 
 # ----------------------------------------------------------------------------- structural

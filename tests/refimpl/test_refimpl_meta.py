@@ -12,6 +12,7 @@ from refimpl.core import PRIMITIVES, Primitive, ShapedArray, bind
 from refimpl.ir import jaxpr_cost
 from refimpl.jvp import jvp_rules
 from refimpl.linearize import partial_eval_rules
+from refimpl.primitives import NUMPY_FUNCTIONS
 from refimpl.transpose import transpose_rules
 from refimpl.vmap import vmap_rules
 from strategies.opspec import OPS
@@ -50,6 +51,14 @@ def test_refimpl_has_the_primitives_jax_names():
                  "dot_general", "select_n", "gt", "lt", "max", "concatenate", "cond", "scan",
                  "while", "jit"}
     assert jax_names <= names
+
+
+def test_the_numpy_namespace_offers_only_numpys_functions_of_the_primitives():
+    """Each primitive that gives the user's `numpy` namespace a function names one
+    NumPy has: a primitive with params or other operands (integer_pow, select_n)
+    would give a function that cannot be called as its name says."""
+    assert [name for name in NUMPY_FUNCTIONS if not hasattr(np, name)] == []
+    assert all(getattr(jnp, name).__name__ == name for name in NUMPY_FUNCTIONS)
 
 
 def test_a_missing_rule_is_a_clear_error():
