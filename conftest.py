@@ -128,7 +128,8 @@ def pytest_report_header(config):
     sut, reference = config.jaxcheck_sut, config.jaxcheck_reference
     lines = [f"jaxcheck SUT: {sut.describe()}",
              f"jaxcheck reference: {reference.describe() if reference else 'none'}"]
-    return lines + [f"jaxcheck left out: {sut.left_out()}"] * bool(sut.left_out())
+    left_out = sut.left_out()
+    return lines + ([f"jaxcheck left out: {left_out}"] if left_out else [])
 
 
 @pytest.fixture(scope="session")

@@ -79,9 +79,9 @@ def _easy(arrays):
     return tuple(abs(x[:1] if x.ndim == 3 else x) for x in arrays)
 
 
-def _easier(arrays):
-    """The last fallback: `_easy`, then at most 1 (tan's poles start at 1.57)."""
-    return tuple(np.minimum(x, 1.0) for x in _easy(arrays))
+def _capped(arrays):
+    """The last fallback, after `_easy`: at most 1 (tan's poles start at 1.57)."""
+    return tuple(np.minimum(x, 1.0) for x in arrays)
 
 
 def _grow(draw, op, ranks, sets):
@@ -111,7 +111,7 @@ def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> P
               for i, x in enumerate(first))
         for k in range(1, variants)]
     scope = _grow(draw, op, ranks, sets)
-    for fallback in (_easy, _easier):
+    for fallback in (_easy, _capped):  # each on the last one's inputs
         if not scope.eqns:
             sets = [fallback(args) for args in sets]
             scope = _grow(draw, op, ranks, sets)
