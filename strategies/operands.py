@@ -51,7 +51,15 @@ def index(draw, count: int, label: str | None = None) -> int:
     used here; a wide fixed range scaled down would favour option 0 heavily,
     because Hypothesis biases wide integer ranges towards small values.
     """
-    return draw(st.integers(0, count - 1), label=label)
+    return draw(_indices(count), label=label)
+
+
+@cache
+def _indices(count: int) -> st.SearchStrategy[int]:
+    """One strategy object per count: a program draws tens of thousands of
+    indices, and building each strategy anew went through Hypothesis's
+    strategy cache every time (docs/benchmarks.md, "Where CI's time goes")."""
+    return st.integers(0, count - 1)
 
 
 def choose(draw, options: Sequence, label: str | None = None):
