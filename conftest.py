@@ -32,7 +32,7 @@ import pytest
 from hypothesis.internal.conjecture import engine
 
 from jaxcheck import arguments, profiles
-from jaxcheck.examples import MemoryBound, amplifying, wrapped
+from jaxcheck.examples import MemoryBound, amplifying, shrinking_until, wrapped
 from jaxcheck.runner import XLA_CACHE
 from oracles import reproducer
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
@@ -64,6 +64,9 @@ def pytest_addoption(parser):
     group.addoption("--max-shrinks", type=int, default=None, metavar="N",
                     help="stop shrinking a failure after N successful shrinks (Hypothesis: "
                          "500); the meta-tests bound their slowest rows with it")
+    group.addoption("--shrink-goal", type=int, default=None, metavar="N",
+                    help="stop shrinking a failure once its reproducer's program has at "
+                         "most N equations (the meta-tests need no smaller)")
     group.addoption("--jaxcheck-coverage", metavar="FILE",
                     help="write the cells (operation x operand ranks x mode, construct x "
                          "regime) each property's examples reach to FILE "
@@ -153,11 +156,18 @@ def reference(pytestconfig):
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_call(item):
-    """Every property's examples, with JAX's memory kept bounded and a shrunk value
-    mismatch amplified (jaxcheck/examples.py).  First of the wrappers, so these
-    wrap the body innermost: amplification's extra runs are not examples."""
-    with wrapped(item, lambda body: item.config.jaxcheck_memory.wrap(amplifying(body))):
-        return (yield)
+    """Every property's examples, with JAX's memory kept bounded, a shrunk value
+    mismatch amplified and, with `--shrink-goal`, shrinking ended at the goal
+    (jaxcheck/examples.py).  First of the wrappers, so these wrap the body
+    innermost: amplification's extra runs are not examples."""
+    goal = item.config.getoption("--shrink-goal")
+    outer = shrinking_until(goal) if goal is not None else (lambda body: body)
+    bound = engine.MAX_SHRINKS
+    try:
+        with wrapped(item, lambda body: outer(item.config.jaxcheck_memory.wrap(amplifying(body)))):
+            return (yield)
+    finally:
+        engine.MAX_SHRINKS = bound
 
 
 def pytest_runtest_setup(item):

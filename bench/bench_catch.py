@@ -9,7 +9,7 @@ and what amplification made of a value mismatch (oracles/amplify.py): the
 error-to-tolerance ratio of the shrunk and of the amplified example.
 
     python bench/bench_catch.py               # every row shrunk to the end
-    python bench/bench_catch.py --as-pushed   # as the meta-test runs them (Catch.shrinks)
+    python bench/bench_catch.py --as-pushed   # as the meta-test runs them (shrink goal, Catch.shrinks)
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.first_failure import MARK  # noqa: E402
 from bench.report import machine, publish  # noqa: E402
+from oracles.reproducer import equations  # noqa: E402
 from tests.meta.test_broken_suts import (  # noqa: E402
     CATCHES,
-    equations_in,
+    equation_limit,
     run_property,
     saved_reproducer,
 )
@@ -58,7 +59,8 @@ def catch(row, as_pushed: bool) -> dict:
     started = time.perf_counter()
     done = run_property(row.shim, row.prop, "--hypothesis-show-statistics",
                         "-p", "bench.first_failure", *row.options,
-                        param=row.param, shrinks=row.shrinks if as_pushed else None)
+                        param=row.param, shrinks=row.shrinks if as_pushed else None,
+                        goal=equation_limit(row) if as_pushed else None)
     phases = {m.group(1): (float(m.group(2)), sum(map(int, m.group(3, 4, 5))))
               for m in _PHASE.finditer(done.stdout)}
     first = _FIRST.search(done.stdout)
@@ -69,7 +71,7 @@ def catch(row, as_pushed: bool) -> dict:
                 find=(float(first.group(2)), int(first.group(1))) if first else (float("nan"), 0),
                 shrink=phases.get("shrink", (float("nan"), 0)),
                 successful=int(m.group(1)) if (m := _SUCCESSFUL.search(done.stdout)) else 0,
-                equations=equations_in(script) if script else None,
+                equations=equations(script) if script else None,
                 amplified=amplification(done.stdout), wall=time.perf_counter() - started)
 
 

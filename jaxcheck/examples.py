@@ -4,9 +4,11 @@ Hypothesis lets a plugin replace a property's body (`test.hypothesis.inner_test`
 public API, as pytest-trio does); `wrapped` does that for one pytest item
 while it runs.  Three users: the `jaxcheck` child plugin counts examples and
 ends a hunt's time slice (jaxcheck/child.py); every run keeps JAX's memory
-bounded (`MemoryBound`, registered by conftest.py); and every run amplifies
+bounded (`MemoryBound`, registered by conftest.py); every run amplifies
 a value mismatch once Hypothesis has shrunk it (`amplifying`, registered by
-conftest.py innermost, so its extra runs of the body are not examples).
+conftest.py innermost, so its extra runs of the body are not examples); and
+a run with a shrink goal stops shrinking once a failure is small enough
+(`shrinking_until`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 
 from hypothesis.control import current_build_context
 from hypothesis.errors import InvalidArgument
+from hypothesis.internal.conjecture import engine
 
 from oracles import reproducer
 from oracles.amplify import search
@@ -72,6 +75,34 @@ class MemoryBound:
             return inner(*args, **kwargs)
 
         return body
+
+
+def shrinking_until(equations: int) -> Callable[[Callable], Callable]:
+    """A wrapper of a property's body that ends shrinking as soon as a failing
+    example's reproducer has a program of at most `equations` equations.
+
+    The kill matrix (tests/meta/test_broken_suts.py) asks only that each
+    failure shrink within its limit; the shrinking after that (smaller
+    values, fewer inputs) was most of its time.  Hypothesis ends shrinking
+    once its count of successful shrinks reaches `engine.MAX_SHRINKS`, which
+    it checks after every failing example: lowering it to 0 stops at this
+    one, or at the smallest failure found so far, which Hypothesis reports.
+    The caller restores the constant (conftest.py)."""
+
+    def wrap(inner: Callable) -> Callable:
+        def body(*args, **kwargs):
+            try:
+                return inner(*args, **kwargs)
+            except Exception as failure:
+                script = reproducer.find(failure)
+                count = reproducer.equations(script) if script else None
+                if count is not None and count <= equations:
+                    engine.MAX_SHRINKS = 0
+                raise
+
+        return body
+
+    return wrap
 
 
 def amplifying(inner: Callable) -> Callable:

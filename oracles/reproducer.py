@@ -237,6 +237,16 @@ def failures(exc: BaseException):
     yield error, list(find_all(exc))
 
 
+def equations(script: str) -> int | None:
+    """Equations of the generated `f` in a reproducer: lines `vN = ...` at any
+    depth (a Python `if` nests them; a construct's blocks name theirs `a0`, `c0`...).
+    None for a reproducer without a generated `f` (a fixed function of a property)."""
+    if "def f(" not in script:
+        return None
+    body = script.split("def f(", 1)[1].split("\n\n", 1)[0]
+    return len(re.findall(r"^\s+v\d+(?:, v\d+)* = ", body, flags=re.MULTILINE))
+
+
 def find(exc: BaseException) -> str | None:
     """The first reproducer attached to `exc` (or to an exception in its group), if any."""
     return next(find_all(exc), None)

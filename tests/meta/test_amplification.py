@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from jaxcheck.examples import Recording, Replaying
 from oracles.amplify import MAX_TRIALS, jitter, rounded, search
 from oracles.errors import Mismatch
+from oracles.reproducer import equations
 from oracles.sut import resolve
 from strategies.ir import OutOfDomain
 from strategies.moves import moved
@@ -41,7 +42,7 @@ from tests import (
     test_value,
     test_vmap,
 )
-from tests.meta.test_broken_suts import equations_in, saved_reproducer
+from tests.meta.test_broken_suts import saved_reproducer
 
 pytestmark = pytest.mark.meta
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +94,7 @@ def test_a_rule_right_at_one_point_is_shown_far_from_it(tmp_path):
     amplified = saved_reproducer(run.stdout)
     shrunk, = [p for p in tmp_path.glob("*.py") if p != amplified]
     assert "of the shrunk example" in shrunk.read_text()
-    assert equations_in(amplified.read_text()) == equations_in(shrunk.read_text()) == 1
+    assert equations(amplified.read_text()) == equations(shrunk.read_text()) == 1
     # The input's largest magnitude: the shrunk example may keep x0 an array.
     x0 = {p: float(np.max(np.abs(ast.literal_eval(
               re.search(r"^x0 = np.array\((.+)\)$", p.read_text(), re.M).group(1)))))
