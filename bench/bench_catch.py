@@ -9,7 +9,7 @@ and what amplification made of a value mismatch (oracles/amplify.py): the
 error-to-tolerance ratio of the shrunk and of the amplified example.
 
     python bench/bench_catch.py               # every row shrunk to the end
-    python bench/bench_catch.py --as-pushed   # as the meta-test runs them (shrink goal, Catch.shrinks)
+    python bench/bench_catch.py --as-pushed   # as the meta-test runs them (goal, bounds)
 """
 
 from __future__ import annotations

@@ -49,20 +49,21 @@ sys.path.insert(0, str(ROOT))
 
 from bench.report import machine, publish_page, revision  # noqa: E402
 from jaxcheck.runner import RunOptions, collect, run  # noqa: E402
-from tests.meta.test_broken_suts import ESCAPES, equations_in  # noqa: E402
+from oracles.reproducer import equations  # noqa: E402
+from tests.meta.test_broken_suts import ESCAPES  # noqa: E402
+from tests.meta.test_broken_witnesses import SHIMS  # noqa: E402
 
-BROKEN = ROOT / "tests" / "broken"
 DOC = ROOT / "docs" / "power.md"
 # What the suite's verdicts depend on, for the cache's fingerprint.
 SOURCES = ("conftest.py", "jaxcheck", "oracles", "refimpl", "strategies", "tests/test_*.py",
-           "tests/broken/__init__.py")
+           "tests/broken/__init__.py", "tests/broken/over_jax.py")
 CAUGHT = ("failed", "crashed", "hung", "error")
 _LAYER = re.compile(r"\bsut\.(jvp|vjp|grad|vmap|jit)\(")
 
 
 def broken_suts(only: str | None) -> list[str]:
     """The broken SUTs whose name contains any of the comma-separated `only` (all: None)."""
-    names = sorted(p.stem for p in BROKEN.glob("*.py") if p.stem != "__init__")
+    names = SHIMS
     parts = None if only is None else only.split(",")
     return [n for n in names if parts is None or any(part in n for part in parts)]
 
@@ -86,8 +87,7 @@ def reproducer_size(paths: list[str]) -> tuple[int, int] | None:
             script = Path(path).read_text()
         except OSError:
             continue
-        equations = equations_in(script) if "def f(" in script else 0
-        sizes.append((equations, len(_LAYER.findall(script))))
+        sizes.append((equations(script) or 0, len(_LAYER.findall(script))))
     return min(sizes, default=None)
 
 

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import jax
 
-from tests.broken import numpy_with
+from tests.broken.over_jax import numpy_with
 
 jax.config.update("jax_enable_x64", True)
 
