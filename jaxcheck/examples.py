@@ -85,8 +85,9 @@ def shrinking_until(equations: int) -> Callable[[Callable], Callable]:
     failure shrink within its limit; the shrinking after that (smaller
     values, fewer inputs) was most of its time.  Hypothesis ends shrinking
     once its count of successful shrinks reaches `engine.MAX_SHRINKS`, which
-    it checks after every failing example: lowering it to 0 stops at this
-    one, or at the smallest failure found so far, which Hypothesis reports.
+    it checks after every failing example: lowering it to 0 stops there, and
+    Hypothesis reports the smallest failure so far by its own order (this
+    one, or a shorter one, which the kill matrix holds to its limit too).
     The caller restores the constant (conftest.py)."""
 
     def wrap(inner: Callable) -> Callable:
