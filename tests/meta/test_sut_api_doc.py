@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from oracles.sut import CONTRACT, EXTRA_FEATURES, OPTIONAL_NAMES
+from strategies.opspec import OPS, SYMBOL
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "sut-api.md"
 
@@ -52,3 +53,16 @@ def test_the_optional_names_are_listed_by_the_command_the_page_gives():
                             capture_output=True, text=True, timeout=60, check=True).stdout
     for name in sorted(OPTIONAL_NAMES["numpy"]):
         assert f"| `{name}` |" in listed, listed
+
+
+def test_the_page_names_every_python_operator_programs_use():
+    """Programs write some operations as Python operators (`a0 @ x1`, with `x1` a
+    NumPy array): an SUT's array type must take each, so the page must say so."""
+    sentence = re.search(r"Values the SUT produces support the Python operators(.+?)\.\n\n",
+                         DOC.read_text(), flags=re.DOTALL).group(1)
+    named = set(re.findall(r"`([^`]+)`", sentence))
+    symbols = {spec.operator.replace("{0}", "").replace("{1}", "").replace("{n}", "").strip()
+               for spec in OPS.values() if spec.operator} | set(SYMBOL.values())
+    missing = [symbol for symbol in sorted(symbols)
+               if not any(symbol in name.split() for name in named)]
+    assert not missing, f"docs/sut-api.md does not name the operators {missing}"
