@@ -33,11 +33,13 @@ Known = dict[str, dict[str, Recognised]]
 
 # How an SUT describes itself (oracles.sut.Sut.describe, held equal by
 # tests/meta/test_jaxcheck_report.py): "NAME VERSION (declares unsupported: A, B)",
-# then " (lacks optional: C)" where jaxcheck set some for it; a record written
-# before descriptions may carry the bare name.
+# then " (lacks optional: C)" where jaxcheck set some for it, then " (declares
+# accuracy: exp 1e-06)" where it computes some operations less accurately; a
+# record written before descriptions may carry the bare name.
 _DESCRIBED = re.compile(r"(?P<name>\S+)(?: (?P<version>.*?))??"
                         r"(?: \(declares unsupported: (?P<unsupported>[^()]*)\))?"
-                        r"(?: \(lacks optional: (?P<lacking>[^()]*)\))?")
+                        r"(?: \(lacks optional: (?P<lacking>[^()]*)\))?"
+                        r"(?: \(declares accuracy: (?P<accuracy>[^()]*)\))?")
 
 
 def plural(count: int, word: str, words: str = "") -> str:
@@ -53,6 +55,13 @@ class System:
     name: str
     version: str
     unsupported: tuple[str, ...]
+    accuracy: str = ""
+
+    @property
+    def declarations(self) -> str:
+        """What it declares, for the summary: 'while_loop; exp to 1e-06 only'."""
+        accuracy = f"{self.accuracy} only" if self.accuracy else ""
+        return "; ".join(filter(None, [", ".join(self.unsupported), accuracy])) or "nothing"
 
     @property
     def short_version(self) -> str:
@@ -71,7 +80,9 @@ def system(description: str) -> System:
     listed = match["unsupported"] or "nothing"
     unsupported = () if listed == "nothing" else tuple(listed.split(", "))
     unsupported += tuple(match["lacking"].split(", ")) if match["lacking"] else ()
-    return System(description, match["name"], match["version"] or "", unsupported)
+    accuracy = ", ".join(item.replace(" ", " to ", 1)
+                         for item in filter(None, (match["accuracy"] or "").split(", ")))
+    return System(description, match["name"], match["version"] or "", unsupported, accuracy)
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ def _summary_head(matrix: Matrix) -> tuple[list[str], list[str]]:
     """The summary's counted columns (outcomes, then kinds of failure), and all its columns."""
     counted = [*matrix.shown_outcomes(), *(KINDS if matrix.classified else ())]
     shown = ["findings shown"] if matrix.classified else []
-    return counted, ["system", *counted, *shown, "declares unsupported"]
+    return counted, ["system", *counted, *shown, "declares"]
 
 
 def _md_summary(matrix: Matrix, document: str) -> list[str]:
@@ -117,7 +117,7 @@ def _md_summary(matrix: Matrix, document: str) -> list[str]:
         if matrix.classified:
             cells.append(", ".join(f"[{f.id}]({f.link(document)})" for f in matrix.findings(i))
                          or "none")
-        cells.append(", ".join(s.unsupported) or "nothing")
+        cells.append(s.declarations)
         lines.append("| " + " | ".join(_md_escaped(c) for c in cells) + " |")
     return lines
 
@@ -250,7 +250,7 @@ def _html_summary(matrix: Matrix, document: str) -> str:
         if matrix.classified:
             cells.append("<td>" + (", ".join(_finding(f, document) for f in matrix.findings(i))
                                    or "none") + "</td>")
-        cells.append(f"<td><small>{e(', '.join(s.unsupported) or 'nothing')}</small></td>")
+        cells.append(f"<td><small>{e(s.declarations)}</small></td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head_row = "".join(f"<th>{e(h)}</th>" for h in head)
     return f'<table id="summary"><tr>{head_row}</tr>\n' + "\n".join(rows) + "</table>\n"

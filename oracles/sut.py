@@ -12,8 +12,10 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from oracles.inflight import InFlight
+from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
 from strategies.opspec import CONTRACT_NUMPY, OPTIONAL_NUMPY
 from strategies.transformations import TRANSFORMATIONS
 
@@ -89,6 +91,15 @@ class SutError(Exception):
     """The SUT cannot be used as named: the message says why and what to do."""
 
 
+class Accuracy(NamedTuple):
+    """An operation an SUT computes less accurately than float64 rounding, as it
+    declares in `__sut_accuracy__`: each call, derivative rules included, errs
+    by at most `error` (1 + |value|), for the reason `why`."""
+
+    error: float
+    why: str
+
+
 def name_problem(name: str) -> str | None:
     """What is wrong with `name` as an SUT name, found before anything is imported
     (`importlib` would say it with a traceback of its own, or read `../x` as a
@@ -119,9 +130,21 @@ class Sut:
     timeout: float = DEFAULT_TIMEOUT
     in_flight: InFlight | None = None
     inferred: frozenset[str] = field(default_factory=frozenset)
+    accuracy: tuple[tuple[str, Accuracy], ...] = ()
 
     def supports(self, feature: str) -> bool:
         return feature not in self.unsupported
+
+    def tolerance_for(self, source: str, tolerance: Tolerance) -> Tolerance:
+        """`tolerance` for an example of this source: widened where it uses an
+        operation this SUT declares less accurate (`oracles/tolerance.py`)."""
+        used = set(features_in(source))
+        named = [(name, accuracy) for name, accuracy in self.accuracy if name in used]
+        if not named:
+            return tolerance
+        what = "; ".join(f"{self.name} declares {name} accurate to {a.error:g} ({a.why})"
+                         for name, a in named)
+        return declared(tolerance, max(a.error for _, a in named), what)
 
     def lacking(self, features: list[str]) -> str:
         """Why a test that needs `features` (each unsupported here) is skipped."""
@@ -145,11 +168,14 @@ class Sut:
                 "contract (docs/sut-api.md), so what needs them is skipped")
 
     def describe(self) -> str:
-        """"NAME VERSION (declares unsupported: A, B)", and " (lacks optional: C)" for
-        what jaxcheck set for it (`jaxcheck/matrix.py` reads it back from records)."""
+        """"NAME VERSION (declares unsupported: A, B)", " (lacks optional: C)" for
+        what jaxcheck set for it, " (declares accuracy: exp 1e-06)" for what it
+        computes less accurately (`jaxcheck/matrix.py` reads it back from records)."""
         declared = ", ".join(sorted(self.unsupported - self.inferred)) or "nothing"
         lacking = f" (lacks optional: {', '.join(sorted(self.inferred))})" * bool(self.inferred)
-        return f"{self.name} {self.version} (declares unsupported: {declared}){lacking}"
+        accuracy = ", ".join(f"{name} {a.error:g}" for name, a in self.accuracy)
+        accuracy = f" (declares accuracy: {accuracy})" * bool(accuracy)
+        return f"{self.name} {self.version} (declares unsupported: {declared}){lacking}{accuracy}"
 
 
 def reference_name(sut: str, reference: str) -> str:
@@ -249,6 +275,35 @@ def _unsupported(name: str, api, option: str = "--sut") -> frozenset[str]:
     return frozenset(declared)
 
 
+def _accuracy(name: str, api, option: str = "--sut") -> tuple[tuple[str, Accuracy], ...]:
+    """`__sut_accuracy__`, checked: {operation: (relative error, reason)}, each
+    operation a `numpy` name of the contract, each error in (0, MAX_DECLARED_ERROR]."""
+    table = getattr(api, "__sut_accuracy__", {})
+    where = f"{option} {name}: __sut_accuracy__"
+    if not isinstance(table, dict):
+        raise SutError(f"{where} must be a dict {{operation: (relative error, reason)}}, "
+                       f"got {table!r}")
+    unknown = sorted(str(op) for op in table if op not in CONTRACT["numpy"])
+    if unknown:
+        raise SutError(f"{where} names {unknown}, which are not operations of the contract; "
+                       f"they are: {', '.join(CONTRACT['numpy'])}")
+    rows = []
+    for op, value in sorted(table.items()):
+        ok = (isinstance(value, tuple) and len(value) == 2
+              and isinstance(value[0], (int, float)) and not isinstance(value[0], bool)
+              and isinstance(value[1], str) and value[1].strip())
+        if not ok:
+            raise SutError(f"{where}[{op!r}] must be (relative error, reason), a number and a "
+                           f"sentence, got {value!r}")
+        if not 0 < value[0] <= MAX_DECLARED_ERROR:
+            raise SutError(
+                f"{where}[{op!r}] declares an error of {value[0]!r}: it must be above 0 and at "
+                f"most {MAX_DECLARED_ERROR:g}, past which a wrong derivative rule could hide in "
+                "it (oracles/tolerance.py); declare the operation unsupported instead")
+        rows.append((op, Accuracy(float(value[0]), value[1].strip())))
+    return tuple(rows)
+
+
 def _optional_parts_lacking(api) -> frozenset[str]:
     """The contract's optional names and parts (docs/sut-api.md) that `api` does not
     offer."""
@@ -277,10 +332,11 @@ def resolve(name: str, timeout: float = DEFAULT_TIMEOUT, option: str = "--sut") 
         )
     version = str(getattr(api, "__version__", None) or "(no __version__)")
     inferred = _optional_parts_lacking(api) - declared
-    return Sut(name, api, version, declared | inferred, timeout, inferred=inferred)
+    return Sut(name, api, version, declared | inferred, timeout, inferred=inferred,
+               accuracy=_accuracy(name, api, option))
 
 
 def from_module(name: str, api, version: str = "test") -> Sut:
     """A `Sut` for an object already in hand (meta-tests use this for broken shims)."""
-    return Sut(name, api, version, _unsupported(name, api))
+    return Sut(name, api, version, _unsupported(name, api), accuracy=_accuracy(name, api))
 

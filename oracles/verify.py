@@ -5,7 +5,8 @@ in turn, and attaches the reproducer for the expectation being checked to
 any failure, including the SUT raising or hanging before any comparison.
 `verify_agrees` holds one computation on the SUT to another on the same SUT
 (an identity: no outside oracle is needed to find a failure, only to tell
-which side is wrong).  `verify_raises` is for programs a
+which side is wrong).  Both widen their tolerance where the example uses an
+operation the SUT declares less accurate (`Sut.tolerance_for`).  `verify_raises` is for programs a
 correct SUT refuses: raising any `Exception` passes (ending the process,
 `sys.exit`, does not), returning fails;
 `verify_returns` is its control, the same source where a correct SUT returns.
@@ -29,6 +30,8 @@ from oracles.tolerance import Tolerance
 def verify(sut: Sut, exp: Experiment, *expectations: Expectation) -> tuple[np.ndarray, ...]:
     """The SUT's result, after checking it against every expectation."""
     __tracebackhide__ = True
+    expectations = [replace(e, tolerance=sut.tolerance_for(exp.source + exp.call, e.tolerance))
+                    for e in expectations]
     current = list(expectations[:1])
     with attached(lambda: script(exp, sut.name, current[0])):
         actual = exp.result_on(sut)
@@ -52,6 +55,7 @@ def verify_agrees(sut: Sut, exp: Experiment, call: str, origin: str, tolerance: 
     reported with that same reproducer.
     """
     __tracebackhide__ = True
+    tolerance = sut.tolerance_for(exp.source + exp.call + call, tolerance)
     other = replace(exp, title=origin, call=call)
     with attached(lambda: script(exp, sut.name, Expectation((0.0,), origin, tolerance,
                                                             source=call))):
