@@ -1,0 +1,78 @@
+"""How accurately MLX computes each elementwise operation in float64, and its derivatives.
+
+For every unary elementwise operation of the language, on a grid of inputs
+inside the domain the generator draws from (`strategies/domains.py`), MLX's
+value and first and second derivatives (by `mx.grad`, as the shim takes them)
+against JAX's in float64.  The error is |MLX - JAX| / (1 + |JAX|): relative
+above 1, absolute below, the measure `__sut_accuracy__` declares
+(docs/sut-api.md).  suts/mlx.py declares what this prints for the operations
+past float64 rounding.
+
+    python bench/mlx_accuracy.py [--points N]
+
+Needs mlx (tox -e mlx installs it) and jax.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import jax
+import jax.numpy as jnp
+import mlx.core as mx
+import numpy as np
+
+jax.config.update("jax_enable_x64", True)
+mx.set_default_device(mx.cpu)
+
+# Each operation's grid: the inputs the generator may give it.  Every value of a
+# generated program lies within 100 (`oracles/tolerance.py`), so an argument
+# may be anywhere in [-100, 100] unless the operation's result would leave
+# that range (exp and its kin stop at log 100 = 4.6, sinh and cosh at 5.3) or
+# its domain margin says otherwise (strategies/opspec.py: log and sqrt above
+# 0.25, log1p above -0.75, tan where |cos x| >= 0.25).
+GRIDS = {
+    "sin": (-100.0, 100.0), "cos": (-100.0, 100.0), "tanh": (-100.0, 100.0),
+    "exp": (-100.0, 4.6), "log": (0.25, 100.0), "sqrt": (0.25, 100.0),
+    "log1p": (-0.75, 100.0), "expm1": (-100.0, 4.6), "tan": (-100.0, 100.0),
+    "arctan": (-100.0, 100.0), "arcsinh": (-100.0, 100.0), "sinh": (-5.3, 5.3),
+    "cosh": (-5.3, 5.3), "square": (-10.0, 10.0), "negative": (-100.0, 100.0),
+}
+
+
+def _errors(name: str, xs: np.ndarray) -> tuple[float, ...]:
+    """The worst error of the value, the first derivative in reverse and in forward
+    mode, and the second derivative."""
+    mlx_f, jax_f = getattr(mx, name), getattr(jnp, name)
+    mlx_grad = mx.vmap(mx.grad(mlx_f))
+    mlx_jvp = lambda x: mx.jvp(mlx_f, [x], [mx.ones_like(x)])[1][0]  # noqa: E731
+    mlx_second = mx.vmap(mx.grad(mx.grad(mlx_f)))
+    jax_first, jax_second = jax.vmap(jax.grad(jax_f)), jax.vmap(jax.grad(jax.grad(jax_f)))
+    x_mlx, x_jax = mx.array(xs, dtype=mx.float64), jnp.asarray(xs)
+    pairs = [(mlx_f, jax_f), (mlx_grad, jax_first), (mlx_jvp, jax_first),
+             (mlx_second, jax_second)]
+    worst = []
+    for mine, theirs in pairs:
+        got = np.asarray(mine(x_mlx), dtype=np.float64)
+        want = np.asarray(theirs(x_jax), dtype=np.float64)
+        worst.append(float(np.max(np.abs(got - want) / (1.0 + np.abs(want)))))
+    return tuple(worst)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--points", type=int, default=200001, help="grid points per operation")
+    args = parser.parse_args()
+    print(f"mlx {mx.__version__}, jax {jax.__version__}, {args.points} points per operation")
+    print("| operation | value | grad | jvp | grad of grad |")
+    print("|---|---:|---:|---:|---:|")
+    for name, (low, high) in GRIDS.items():
+        xs = np.linspace(low, high, args.points)
+        if name == "tan":
+            xs = xs[np.abs(np.cos(xs)) >= 0.25]
+        errors = _errors(name, xs)
+        print(f"| {name} | " + " | ".join(f"{e:.2g}" for e in errors) + " |")
+
+
+if __name__ == "__main__":
+    main()
