@@ -58,9 +58,9 @@ def _off(function):
     """`function`, off by ERROR (1 + |value|), up or down by bit 20 of the input's
     float64 (a bit that the generator's inputs vary in)."""
     def inaccurate(x):
-        x = np.asarray(x, np.float64)
-        y = function(x)
-        sign = 1.0 - 2.0 * ((x.view(np.uint64) >> np.uint64(20)) & np.uint64(1))
+        y = function(x)  # first, so that what refimpl's own refuses (a leaked tracer) raises
+        bits = np.asarray(x, np.float64).view(np.uint64)
+        sign = 1.0 - 2.0 * ((bits >> np.uint64(20)) & np.uint64(1))
         return y + sign * ERROR * (1.0 + np.abs(y))
     return inaccurate
 
