@@ -22,6 +22,8 @@ import jax.numpy as jnp
 import mlx.core as mx
 import numpy as np
 
+from strategies.domains import NONZERO_FLOOR, POSITIVE_FLOOR
+
 jax.config.update("jax_enable_x64", True)
 mx.set_default_device(mx.cpu)
 
@@ -33,7 +35,7 @@ mx.set_default_device(mx.cpu)
 # 0.25, log1p above -0.75, tan where |cos x| >= 0.25).
 GRIDS = {
     "sin": (-100.0, 100.0), "cos": (-100.0, 100.0), "tanh": (-100.0, 100.0),
-    "exp": (-100.0, 4.6), "log": (0.25, 100.0), "sqrt": (0.25, 100.0),
+    "exp": (-100.0, 4.6), "log": (POSITIVE_FLOOR, 100.0), "sqrt": (POSITIVE_FLOOR, 100.0),
     "log1p": (-0.75, 100.0), "expm1": (-100.0, 4.6), "tan": (-100.0, 100.0),
     "arctan": (-100.0, 100.0), "arcsinh": (-100.0, 100.0), "sinh": (-5.3, 5.3),
     "cosh": (-5.3, 5.3), "square": (-10.0, 10.0), "negative": (-100.0, 100.0),
@@ -69,7 +71,7 @@ def main() -> None:
     for name, (low, high) in GRIDS.items():
         xs = np.linspace(low, high, args.points)
         if name == "tan":
-            xs = xs[np.abs(np.cos(xs)) >= 0.25]
+            xs = xs[np.abs(np.cos(xs)) >= NONZERO_FLOOR]
         errors = _errors(name, xs)
         print(f"| {name} | " + " | ".join(f"{e:.2g}" for e in errors) + " |")
 
