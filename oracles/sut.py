@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from oracles.inflight import InFlight
 from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
+from strategies.conventions import FEATURES as CONVENTION_FEATURES
 from strategies.opspec import CONTRACT_NUMPY, OPTIONAL_NUMPY
 from strategies.transformations import TRANSFORMATIONS
 
@@ -65,16 +66,11 @@ ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace)
 # keep working).
 #
 # Conventions at kinks and domain edges (docs/sut-api.md; the table is
-# strategies/conventions.py): an SUT that follows another convention than
-# JAX's declares it, and tests/test_conventions.py skips that row.
-# tie_convention: maximum's tangent at a tie (JAX: half of each operand's).
-# unselected_nan: a non-finite derivative on the side of `where` not taken
-# (JAX: its zero cotangent times it, so NaN in reverse mode).  pow_at_zero:
-# `x ** n` at 0 (JAX: n x**(n-1), 0 for n = 0).  domain_edge: sqrt and log
-# at 0 (JAX: the infinite derivative, NaN for a zero tangent).
+# strategies/conventions.py, each row with what it fixes): an SUT that
+# follows another convention than JAX's declares the row's feature, and
+# tests/test_conventions.py skips that row.
 EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse", "jit_staging",
-                  "leak_check", "tie_convention", "unselected_nan", "pow_at_zero", "domain_edge",
-                  "shape_polymorphism")
+                  "leak_check", *CONVENTION_FEATURES, "shape_polymorphism")
 
 # shape_polymorphism: staging with symbolic dimensions, as `jax.export` does
 # (docs/sut-api.md, "Shape-polymorphic staging"): an optional part, set for

@@ -43,10 +43,11 @@ from .vmap import vmap
 __version__ = "0.1.0"
 # Reverse mode through while_loop is a clear error, as in JAX: its trip count
 # is unknown while tracing, so no tape of iterations can be planned.  At a tie
-# of maximum, refimpl takes the second operand's tangent (one comparison and
-# one select, jvp._max_jvp), not the contract's half of each (JAX's, which
-# costs twice the comparisons), and says so: tie_convention.
-__sut_unsupported__ = frozenset({"while_loop_reverse", "tie_convention"})
+# of maximum or minimum, refimpl takes the second operand's tangent (one
+# comparison and one select, jvp._extremum_jvp), not the contract's half of
+# each (JAX's, which costs twice the comparisons), and says so: tie_convention;
+# its clip, composed of the two, follows it at a bound: clip_convention.
+__sut_unsupported__ = frozenset({"while_loop_reverse", "tie_convention", "clip_convention"})
 __all__ = ["jvp", "vjp", "grad", "vmap", "jit", "make_jaxpr", "numpy", "lax", "export",
            "ShapeDtypeStruct", "InconclusiveDimensionError",
            "ConcretizationError", "ShapeError", "UnexpectedTracerError", "IRTypeError",

@@ -163,21 +163,25 @@ def _integer_pow_partial(t, out, x, *, y):
 defjvp(P.integer_pow_p, _integer_pow_partial)
 
 
-def _max_jvp(primals, tangents):
-    """The tangent of the larger operand: one comparison and one select per element.
+def _extremum_jvp(prim, wins, primals, tangents):
+    """The tangent of the operand that wins (the larger for max, the smaller for
+    min): one comparison and one select per element.
 
-    At x == y max has no derivative; this rule takes y's tangent there (JAX
+    At x == y neither has a derivative; this rule takes y's tangent there (JAX
     averages the two, at twice the comparisons and four selects).  jaxcheck's
-    generated programs keep the operands of `maximum` apart.
+    generated programs keep the operands of `maximum` and `minimum` apart.
     """
     x, y = primals
     if all(t is None for t in tangents):
-        return ops.max(x, y), None
+        return bind(prim, x, y), None
     tx, ty = (instantiate(t, p) for t, p in zip(tangents, primals))
-    return ops.max(x, y), ops.select_n(ops.gt(x, y), ty, tx)
+    return bind(prim, x, y), ops.select_n(bind(wins, x, y), ty, tx)
 
 
-jvp_rules[P.max_p] = _max_jvp
+jvp_rules[P.max_p] = partial(_extremum_jvp, P.max_p, P.gt_p)
+jvp_rules[P.min_p] = partial(_extremum_jvp, P.min_p, P.lt_p)
+# abs's slope is +1 at 0, as JAX's: the tangent, negated where x < 0.
+defjvp(P.abs_p, lambda t, out, x: ops.select_n(ops.lt(x, ops.full_like(x, 0.0)), t, ops.neg(t)))
 defjvp(P.dot_general_p, lambda t, out, x, y, **p: ops.dot_general(t, y, **p),
         lambda t, out, x, y, **p: ops.dot_general(x, t, **p))
 

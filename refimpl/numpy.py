@@ -95,9 +95,9 @@ def _elementwise_function(name, prim):
 globals().update({name: _elementwise_function(name, prim)
                   for name, prim in P.NUMPY_FUNCTIONS.items()})
 # The ones this module calls itself, named here for its reader (and linters).
-add, subtract, multiply, divide, negative, greater, less = (
+add, subtract, multiply, divide, negative, greater, less, maximum, minimum = (
     globals()[name] for name in ("add", "subtract", "multiply", "divide", "negative", "greater",
-                                 "less"))
+                                 "less", "maximum", "minimum"))
 
 
 def where(condition, x, y):
@@ -115,16 +115,27 @@ def not_equal_zero(x):
     return greater(multiply(x, x), 0.0)
 
 
-def power(x, n):
-    """`x ** n` for an integer `n` (JAX's integer_pow); other exponents are refused."""
-    if isinstance(n, (float, _np.floating)) and float(n).is_integer():
-        n = int(n)
-    if not isinstance(n, (int, _np.integer)) or isinstance(n, bool):
-        raise TypeError(f"refimpl supports `**` only with an integer exponent, got {n!r}"
-                        f"\n  at {core.user_location()}")
+def power(x, y):
+    """NumPy's `power`, also `x ** y`: JAX's integer_pow for an integer exponent given
+    as a Python number (an integer-valued float too), its pow for any other (an array,
+    or a real number: the contract offers that on a positive base only)."""
+    if isinstance(y, (float, _np.floating)) and float(y).is_integer():
+        y = int(y)
+    if not isinstance(y, (int, _np.integer)) or isinstance(y, bool):
+        return _elementwise(P.pow_p, "power", x, y)
     if _eager():
-        return _numpy("integer_pow", P._integer_pow_impl, x, y=int(n))
-    return ops.integer_pow(_promote([x, 0.0])[0], int(n))
+        return _numpy("integer_pow", P._integer_pow_impl, x, y=int(y))
+    return ops.integer_pow(_promote([x, 0.0])[0], int(y))
+
+
+def reciprocal(x):
+    """`1 / x` as JAX writes it: integer_pow with exponent -1."""
+    return power(x, -1)
+
+
+def clip(x, a_min, a_max):
+    """NumPy's `clip` with both bounds, as JAX composes it: `minimum(a_max, maximum(a_min, x))`."""
+    return minimum(a_max, maximum(a_min, x))
 
 
 # ----------------------------------------------------------------------------- structural
@@ -286,10 +297,6 @@ def _getitem(x, index):
     return reshape(out, [hi - lo for lo, hi, k in zip(start, limit, keep) if k])
 
 
-def _rpow(x, y):
-    raise TypeError("refimpl supports `**` only with an integer exponent on the right")
-
-
 Tracer.__getitem__ = _getitem
 Tracer.__add__ = add
 Tracer.__radd__ = lambda x, y: add(y, x)
@@ -302,7 +309,7 @@ Tracer.__rtruediv__ = lambda x, y: divide(y, x)
 Tracer.__neg__ = negative
 Tracer.__pos__ = lambda x: x
 Tracer.__pow__ = power
-Tracer.__rpow__ = _rpow
+Tracer.__rpow__ = lambda x, y: power(y, x)
 Tracer.__gt__ = greater
 Tracer.__lt__ = less
 Tracer.__matmul__ = matmul

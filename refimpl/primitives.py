@@ -112,9 +112,31 @@ cosh_p = _def_nonlinear("cosh", np.cosh, "np.cosh({0})", _float_only,
                         jvp=(lambda t, out, x: bind(mul_p, t, bind(sinh_p, x)),))
 square_p = _def_nonlinear("square", np.square, "np.square({0})", _float_only,
                           jvp=(lambda t, out, x: bind(mul_p, t, 2.0 * x),))
+min_p = _def_nonlinear("min", np.minimum, "np.minimum({0}, {1})", numpy="minimum")
+abs_p = _def_nonlinear("abs", np.abs, "np.abs({0})", _float_only)
+# sign is flat wherever it has a derivative: its tangent is a symbolic zero.
+sign_p = _def_nonlinear("sign", np.sign, "np.sign({0})", _float_only, jvp=(None,))
+atan2_p = _def_nonlinear(
+    "atan2", np.arctan2, "np.arctan2({0}, {1})", _float_only, numpy="arctan2",
+    jvp=(lambda t, out, y, x: bind(div_p, bind(mul_p, t, x), _squared_norm(y, x)),
+         lambda t, out, y, x: bind(neg_p, bind(div_p, bind(mul_p, t, y), _squared_norm(y, x)))))
+logaddexp_p = _def_nonlinear(
+    "logaddexp", np.logaddexp, "np.logaddexp({0}, {1})", _float_only,
+    jvp=(lambda t, out, x, y: bind(mul_p, t, bind(exp_p, bind(sub_p, x, out))),
+         lambda t, out, x, y: bind(mul_p, t, bind(exp_p, bind(sub_p, y, out)))))
+# x ** y for a real y: the base's partial y * x ** (y - 1) is written y * out / x,
+# which holds where the contract offers pow, on a positive base.
+pow_p = _def_nonlinear(
+    "pow", np.power, "np.power({0}, {1})", _float_only, numpy=False,
+    jvp=(lambda t, out, x, y: bind(mul_p, t, bind(mul_p, y, bind(div_p, out, x))),
+         lambda t, out, x, y: bind(mul_p, t, bind(mul_p, out, bind(log_p, x)))))
 gt_p = _def_nonlinear("gt", np.greater, "np.greater({0}, {1})", numpy="greater",
                       out_dtype=np.bool_)
 lt_p = _def_nonlinear("lt", np.less, "np.less({0}, {1})", numpy="less", out_dtype=np.bool_)
+
+
+def _squared_norm(y, x):
+    return bind(add_p, bind(mul_p, x, x), bind(mul_p, y, y))
 
 
 def _integer_pow_impl(x, *, y):

@@ -1,10 +1,11 @@
 """The contract's conventions at kinks and domain edges, as a table of small functions.
 
-Where a function has no derivative (a tie of `maximum`) or its derivative is
-not finite (`sqrt` and `log` at 0), an SUT still returns a number, and
-which number is a convention.  The contract takes JAX's (docs/sut-api.md,
-"Conventions at kinks and domain edges"; each row below was checked against
-JAX 0.10 in float64).  `CONVENTIONS` has one row per convention:
+Where a function has no derivative (a tie of `maximum` or `minimum`, `clip`
+at a bound, `abs` at 0) or its derivative is not finite (`sqrt` and `log`
+at 0), an SUT still returns a number, and which number is a convention.
+The contract takes JAX's (docs/sut-api.md, "Conventions at kinks and domain
+edges"; each row below was checked against JAX 0.10 in float64).
+`CONVENTIONS` has one row per convention:
 
 * ``feature``: the name an SUT that follows another convention declares in
   `__sut_unsupported__` (None: no choice is left, the row is the operation's
@@ -85,9 +86,38 @@ class Convention:
         return self.source.split("(", 1)[1].split(")", 1)[0].count(",") + 1
 
 
-def _tie_vjp(x0, x1, u):
-    tie = x0 == x1
-    return (u * (x0 > x1) + u * 0.5 * tie, u * (x1 > x0) + u * 0.5 * tie)
+def _tie_jvp(wins):
+    """maximum's (`wins` is `>`) or minimum's (`<`) tangent: the winner's, half of each at a tie."""
+    return lambda x0, x1, t0, t1: (np.where(wins(x0, x1), t0, np.where(wins(x1, x0), t1,
+                                                                        0.5 * (t0 + t1))),)
+
+
+def _tie_vjp(wins):
+    def vjp(x0, x1, u):
+        tie = x0 == x1
+        return (u * wins(x0, x1) + u * 0.5 * tie, u * wins(x1, x0) + u * 0.5 * tie)
+    return vjp
+
+
+# clip's bounds in its row, and the slope JAX's clip has at them: it is
+# minimum(hi, maximum(lo, x)), and each takes half of each tangent at a tie.
+CLIP_LO, CLIP_HI = -1.0, 1.0
+
+
+def _clip_slope(x0):
+    inside = (x0 > CLIP_LO) & (x0 < CLIP_HI)
+    return np.where(inside, 1.0, np.where((x0 == CLIP_LO) | (x0 == CLIP_HI), 0.5, 0.0))
+
+
+def _at_bounds(draw):
+    """x0 on clip's bounds (each element on the lower or the upper one) where a drawn
+    mask says, drawn elsewhere."""
+    shape = draw(SHAPES, label="shape")
+    moved = _off(draw, shape, "off the bounds")
+    upper = draw(hnp.arrays(np.bool_, shape, elements=st.booleans(), fill=st.nothing()),
+                 label="on the upper bound")
+    values = draw(arrays(shape), label="x0 off the bounds")
+    return (np.where(moved, values, np.where(upper, CLIP_HI, CLIP_LO)),)
 
 
 def _where_nan_vjp(x0, u):
@@ -113,9 +143,24 @@ CONVENTIONS: dict[str, Convention] = {row.name: row for row in [
         "maximum_tie", "tie_convention", "maximum at a tie",
         "def f(x0, x1):\n    return jnp.maximum(x0, x1)\n", _tied_pair,
         _quiet(lambda x0, x1: (np.maximum(x0, x1),)),
-        _quiet(lambda x0, x1, t0, t1: (np.where(x0 > x1, t0, np.where(x1 > x0, t1,
-                                                                       0.5 * (t0 + t1))),)),
-        _quiet(_tie_vjp)),
+        _quiet(_tie_jvp(np.greater)), _quiet(_tie_vjp(np.greater))),
+    Convention(
+        "minimum_tie", "tie_convention", "minimum at a tie",
+        "def f(x0, x1):\n    return jnp.minimum(x0, x1)\n", _tied_pair,
+        _quiet(lambda x0, x1: (np.minimum(x0, x1),)),
+        _quiet(_tie_jvp(np.less)), _quiet(_tie_vjp(np.less))),
+    Convention(
+        "clip_at_bounds", "clip_convention", "clip at its bounds",
+        f"def f(x0):\n    return jnp.clip(x0, {CLIP_LO}, {CLIP_HI})\n", _at_bounds,
+        _quiet(lambda x0: (np.clip(x0, CLIP_LO, CLIP_HI),)),
+        _quiet(lambda x0, t0: (t0 * _clip_slope(x0),)),
+        _quiet(lambda x0, u: (u * _clip_slope(x0),))),
+    Convention(
+        "abs_at_zero", "abs_at_zero", "abs and sign at 0 (JAX: abs has slope 1 there)",
+        "def f(x0):\n    return jnp.abs(x0), jnp.sign(x0)\n", _at_zero,
+        _quiet(lambda x0: (np.abs(x0), np.sign(x0))),
+        _quiet(lambda x0, t0: (np.where(x0 >= 0.0, t0, -t0), np.zeros_like(x0))),
+        _quiet(lambda x0, u0, u1: (np.where(x0 >= 0.0, u0, -u0),))),
     Convention(
         "where_unselected", None, "the side of where not taken, the predicate at a tie",
         "def f(x0, x1):\n    return jnp.where(x0 > x1, x0, x1)\n", _tied_pair,

@@ -79,12 +79,14 @@ _BY_BUILDER = {
     "dot_pair": _pairs(_RANKS, _contracts),
     "where_operands": tuple(product(_VALUES, _VALUES)),  # the two selected values
     "concatenable": tuple((r,) for r in _RANKS[1:]),
+    "clip_bounds": tuple((r,) for r in _RANKS),
 }
 
 
 def rank_combinations(spec) -> tuple[tuple[str, ...], ...]:
-    """The operand-rank combinations an operation's builder may draw."""
-    return _BY_BUILDER.get(spec.build.__name__, ())
+    """The operand-rank combinations an operation's builder may draw (a builder
+    missing from the table raises, rather than give its operations no cells)."""
+    return _BY_BUILDER[spec.build.__name__]
 
 
 def allowed(ops: dict) -> set[tuple]:

@@ -147,6 +147,23 @@ def integer_power(draw, scope, spec):
     return None if option is None else ((option[0],), {"n": option[1]})
 
 
+# The bounds of `clip`: around 0, above it and below it, narrow and wide, so drawn
+# values fall below, inside and above them.
+CLIP_BOUNDS = ((-1.0, 1.0), (0.0, 0.5), (-2.0, -0.5), (0.5, 3.0))
+
+
+def clip_bounds(draw, scope, spec):
+    """One variable and `clip`'s bounds, each KINK_MARGIN from its every element."""
+    options = [(x, {"lo": lo, "hi": hi}) for x in scope.firsts for lo, hi in CLIP_BOUNDS]
+
+    def valid(option):
+        x, params = option
+        return _in_domain(scope, spec, (x,), params) and scope.fits(spec, (x,), params)
+
+    option = pick(draw, options, valid)
+    return None if option is None else ((option[0],), option[1])
+
+
 def _with_params(draw, scope, spec, choices: Callable[[tuple[int, ...]], Sequence[dict]]):
     """One variable and one parameter dict from the shape-dependent `choices`."""
     options = [(x, params) for x in scope.firsts for params in choices(x.shape)]

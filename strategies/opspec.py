@@ -145,6 +145,30 @@ def _off_tan_poles(x) -> bool:
     return bool(np.all(np.abs(np.cos(np.real(x))) >= NONZERO_FLOOR))
 
 
+def _off_zero(x) -> bool:
+    """abs and sign away from their kink at 0."""
+    return bool(np.all(np.abs(np.real(x)) >= KINK_MARGIN))
+
+
+def _off_arctan2_cut(y, x) -> bool:
+    """arctan2 away from its pole at the origin and its cut (x < 0, y = 0): the point
+    (x, y) is NONZERO_FLOOR from the origin and, left of the y axis, from the cut, so
+    both partials stay below 1 / NONZERO_FLOOR."""
+    y, x = np.real(y), np.real(x)
+    return bool(np.all((np.hypot(x, y) >= NONZERO_FLOOR)
+                       & ((x > 0) | (np.abs(y) >= NONZERO_FLOOR))))
+
+
+def _clip_apart(x, *, lo, hi) -> bool:
+    return _apart(x, lo) and _apart(x, hi)
+
+
+def _clip_piece(x, *, lo, hi) -> np.ndarray:
+    """Which of clip's three pieces each element is on: 0 below, 1 inside, 2 above."""
+    x = np.real(x)
+    return (x > lo).astype(int) + (x > hi)
+
+
 def _apart(x, y) -> bool:
     return bool(np.all(np.abs(np.real(x) - np.real(y)) >= KINK_MARGIN))
 
@@ -153,6 +177,36 @@ def compare(a, b, cmp):
     """`a > b` or `a < b` on real parts (complex-step values carry a tiny imaginary part)."""
     return np.greater(np.real(a), np.real(b)) if cmp == "greater" else np.less(np.real(a),
                                                                               np.real(b))
+
+
+# NumPy meanings that also take the complex step (`constructs.py` evaluates a
+# nested derivative as Im f(x + i h) / h): each is the analytic continuation of
+# the smooth piece the real part is on, so Im carries the derivative.
+
+def _abs(x):
+    return np.where(np.real(x) < 0, -x, x)
+
+
+def _sign(x):
+    return np.sign(np.real(x))
+
+
+def _clip(x, *, lo, hi):
+    return np.where(np.real(x) < lo, lo, np.where(np.real(x) > hi, hi, x))
+
+
+def _logaddexp(x, y):
+    if not (np.iscomplexobj(x) or np.iscomplexobj(y)):
+        return np.logaddexp(x, y)
+    top = np.maximum(np.real(x), np.real(y))
+    return top + np.log(np.exp(x - top) + np.exp(y - top))
+
+
+def _arctan2(y, x):
+    """Off the cut, arctan2(y, x) = 2 arctan(y / (sqrt(x^2 + y^2) + x)), analytic there."""
+    if not (np.iscomplexobj(x) or np.iscomplexobj(y)):
+        return np.arctan2(y, x)
+    return 2.0 * np.arctan(y / (np.sqrt(x * x + y * y) + x))
 
 
 def _where(a, b, c, d, *, cmp):
@@ -273,6 +327,29 @@ OPS: dict[str, OpSpec] = {
         _unary("cosh", np.cosh, operands.any_operand, "even, minimum at 0", optional=True),
         _unary("square", np.square, operands.any_operand, "x * x as one operation",
                optional=True),
+        _unary("reciprocal", np.reciprocal, operands.any_operand, "1 / x: pole at 0",
+               domain=_nonzero, primitives=("integer_pow",), optional=True),
+        _unary("abs", _abs, operands.any_operand, "kink at 0", domain=_off_zero,
+               kink=lambda x: np.real(x) > 0, optional=True),
+        _unary("sign", _sign, operands.any_operand, "a step: flat off 0, so no derivative",
+               domain=_off_zero, kink=lambda x: np.real(x) > 0,
+               carries_derivative=lambda args, params: (), optional=True),
+        _binary("minimum", np.minimum, operands.broadcasting_pair, "kink where operands tie",
+                domain=_apart, kink=lambda x, y: compare(x, y, "less"), elementwise=True,
+                primitives=("min",), optional=True),
+        _binary("arctan2", _arctan2, operands.broadcasting_pair,
+                "two-operand angle: a pole at the origin, a cut along x < 0",
+                domain=_off_arctan2_cut, elementwise=True, primitives=("atan2",),
+                optional=True),
+        _binary("logaddexp", _logaddexp, operands.broadcasting_pair,
+                "log(exp x + exp y) without overflow", elementwise=True, optional=True),
+        _binary("power", np.power, operands.broadcasting_pair,
+                "x ** y, a real exponent on a positive base", "{0} ** {1}",
+                domain=lambda x, y: _positive(x), elementwise=True, primitives=("pow",),
+                optional=True),
+        OpSpec("clip", _clip, "jnp.clip({0}, {lo}, {hi})",
+               None, operands.clip_bounds, "two kinks, at its bounds", domain=_clip_apart,
+               kink=_clip_piece, primitives=("max", "min"), elementwise=True, optional=True),
     ]
 }
 

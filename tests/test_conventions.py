@@ -1,19 +1,20 @@
 """The contract's conventions at kinks and domain edges (docs/sut-api.md).
 
 Each row of `strategies.conventions.CONVENTIONS` is a function evaluated on
-its kink or edge: `maximum` at a tie, `where` with its predicate at a tie and
-with a non-finite derivative on the side not taken, `x ** n` at 0 for
-n = 0..3, `sqrt` and `log` at 0.  Under jvp and vjp (jitted or not), the
-SUT's value and derivative must be the ones the contract states, NaN and
-infinities included, and the reference's too where it follows the same
-convention (`oracles/conventions.py`).  No finite difference is involved:
-these are the points finite differences must avoid.
+its kink or edge: `maximum` and `minimum` at a tie, `clip` at its bounds,
+`abs` and `sign` at 0, `where` with its predicate at a tie and with a
+non-finite derivative on the side not taken, `x ** n` at 0 for n = 0..3,
+`sqrt` and `log` at 0.  Under jvp and vjp (jitted or not), the SUT's value
+and derivative must be the ones the contract states, NaN and infinities
+included, and the reference's too where it follows the same convention
+(`oracles/conventions.py`).  No finite difference is involved: these are
+the points finite differences must avoid.
 
 An SUT that follows another convention declares the row's feature in
-`__sut_unsupported__` (`tie_convention`, `unselected_nan`, `pow_at_zero`,
-`domain_edge`); the row is then skipped, and the skip says why.  refimpl
-declares `tie_convention` (at a tie it takes the second operand's tangent,
-one comparison cheaper than halving).
+`__sut_unsupported__` (the table's `feature`); the row is then skipped,
+and the skip says why.  refimpl declares `tie_convention` (at a tie it
+takes the second operand's tangent, one comparison cheaper than halving)
+and `clip_convention`, which its clip, made of the two, follows.
 """
 
 import pytest

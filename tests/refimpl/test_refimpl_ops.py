@@ -76,6 +76,15 @@ OPS = {
     "op_T": (lambda n: lambda x: x.T @ x, [(2, 3)], False),
     "tuple_out": (lambda n: lambda x, y: (n.sin(x), {"a": x * y, "b": [y]}), [(3,), (3,)],
                   False),
+    "minimum": (lambda n: n.minimum, [(2, 3), (2, 3)], False),
+    "minimum_broadcast": (lambda n: n.minimum, [(2, 3), ()], False),
+    "arctan2": (lambda n: n.arctan2, [(2, 3), (3,)], True),
+    "arctan2_left_half": (lambda n: lambda y, x: n.arctan2(y, -x), [(3,), (3,)], True),
+    "logaddexp": (lambda n: n.logaddexp, [(2, 3), (3,)], False),
+    "power": (lambda n: n.power, [(2, 3), (3,)], True),
+    "power_operators": (lambda n: lambda x: x ** 2.5 + 2.0 ** x + n.power(x, 0.5), [(3,)], True),
+    "clip": (lambda n: lambda x: n.clip(x, -0.5, 0.7), [(2, 3)], False),
+    "abs_both_signs": (lambda n: lambda x: n.abs(x - 1.2) * n.sign(1.1 - x), [(2, 3)], True),
 }
 
 # The operation table's optional one-operand rows, each a row here by itself: on
