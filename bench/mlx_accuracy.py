@@ -1,6 +1,7 @@
 """How accurately MLX computes each elementwise operation in float64, and its derivatives.
 
-For every unary elementwise operation of the language, on a grid of inputs
+For every unary elementwise operation of the language (and the binary ones
+MLX computes through a float32 kernel), on a grid of inputs
 inside the domain the generator draws from (`strategies/domains.py`), MLX's
 value and first and second derivatives (by `mx.grad`, as the shim takes them)
 against JAX's in float64.  The error is |MLX - JAX| / (1 + |JAX|): relative
@@ -61,6 +62,29 @@ def _errors(name: str, xs: np.ndarray) -> tuple[float, ...]:
     return tuple(worst)
 
 
+# The two-operand operations MLX computes through a float32 kernel, each on a
+# square grid of both operands (points per side: the square root of --points).
+BINARY_GRIDS = {"logaddexp": (-100.0, 100.0)}
+
+
+def _binary_errors(name: str, xs: np.ndarray, ys: np.ndarray) -> tuple[float, ...]:
+    """As `_errors`, with the derivatives taken in the first operand."""
+    mlx_f, jax_f = getattr(mx, name), getattr(jnp, name)
+    mlx_grad = mx.vmap(mx.grad(mlx_f))
+    mlx_jvp = lambda x, y: mx.jvp(mlx_f, [x, y], [mx.ones_like(x), mx.zeros_like(y)])[1][0]  # noqa: E731,E501
+    mlx_second = mx.vmap(mx.grad(mx.grad(mlx_f)))
+    jax_first, jax_second = jax.vmap(jax.grad(jax_f)), jax.vmap(jax.grad(jax.grad(jax_f)))
+    pairs = [(mlx_f, jax_f), (mlx_grad, jax_first), (mlx_jvp, jax_first),
+             (mlx_second, jax_second)]
+    worst = []
+    for mine, theirs in pairs:
+        got = np.asarray(mine(mx.array(xs, dtype=mx.float64), mx.array(ys, dtype=mx.float64)),
+                         dtype=np.float64)
+        want = np.asarray(theirs(jnp.asarray(xs), jnp.asarray(ys)), dtype=np.float64)
+        worst.append(float(np.max(np.abs(got - want) / (1.0 + np.abs(want)))))
+    return tuple(worst)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--points", type=int, default=200001, help="grid points per operation")
@@ -73,6 +97,11 @@ def main() -> None:
         if name == "tan":
             xs = xs[np.abs(np.cos(xs)) >= NONZERO_FLOOR]
         errors = _errors(name, xs)
+        print(f"| {name} | " + " | ".join(f"{e:.2g}" for e in errors) + " |")
+    side = int(np.sqrt(args.points))
+    for name, (low, high) in BINARY_GRIDS.items():
+        xs, ys = (grid.ravel() for grid in np.meshgrid(*[np.linspace(low, high, side)] * 2))
+        errors = _binary_errors(name, xs, ys)
         print(f"| {name} | " + " | ".join(f"{e:.2g}" for e in errors) + " |")
 
 

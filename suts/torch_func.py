@@ -101,6 +101,11 @@ __sut_unsupported__ = frozenset({
     # torch.func.grad, vjp and jvp do not detect a tensor that escapes them
     # (vmap does); its documentation asks functions not to assign to globals.
     "leak_check",
+    # Conventions at kinks other than JAX's: torch.clamp passes the whole
+    # tangent at a bound (JAX's clip, half of it), and torch.abs has slope 0
+    # at 0, sgn(0) (JAX's: 1).
+    "clip_convention",
+    "abs_at_zero",
 })
 
 
@@ -287,7 +292,9 @@ _TWINS = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divid
           "where": torch.where, "greater": torch.gt, "less": torch.lt, "maximum": torch.maximum,
           "log1p": torch.log1p, "expm1": torch.expm1, "tan": torch.tan, "arctan": torch.atan,
           "arcsinh": torch.asinh, "sinh": torch.sinh, "cosh": torch.cosh,
-          "square": torch.square}
+          "square": torch.square, "reciprocal": torch.reciprocal, "abs": torch.abs,
+          "sign": torch.sign, "minimum": torch.minimum, "arctan2": torch.atan2,
+          "logaddexp": torch.logaddexp, "power": torch.pow, "clip": torch.clamp}
 
 
 def _on_tensors(op):
