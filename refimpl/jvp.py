@@ -123,9 +123,14 @@ def defjvp(prim, *partials):
     jvp_rules[prim] = rule
 
 
+def deflinear(prim):
+    """Register the JVP rule of a linear primitive: the same primitive on the tangents."""
+    jvp_rules[prim] = partial(_linear_jvp, prim)
+
+
 for _p in (P.neg_p, P.reduce_sum_p, P.transpose_p, P.reshape_p,
-           P.broadcast_in_dim_p, P.concatenate_p, P.slice_p):
-    jvp_rules[_p] = partial(_linear_jvp, _p)
+           P.broadcast_in_dim_p, P.concatenate_p, P.slice_p, P.cumsum_p):
+    deflinear(_p)
 
 
 def _add_jvp(primals, tangents):
@@ -180,6 +185,24 @@ def _extremum_jvp(prim, wins, primals, tangents):
 
 jvp_rules[P.max_p] = partial(_extremum_jvp, P.max_p, P.gt_p)
 jvp_rules[P.min_p] = partial(_extremum_jvp, P.min_p, P.lt_p)
+def _chooser_jvp(prim, loses, primals, tangents, *, axes):
+    """reduce_max's (or reduce_min's) tangent: the mean of the tangents of the
+    elements it chose, so a tie shares it equally, as JAX's rule does.  `loses`
+    tells an element that was not chosen (below the max, above the min)."""
+    (x,), (t,) = primals, tangents
+    out = bind(prim, x, axes=axes)
+    if t is None:
+        return out, None
+    shape = aval_of(x).shape
+    kept = [i for i in range(len(shape)) if i not in axes]
+    chosen = ops.select_n(bind(loses, x, ops.broadcast_in_dim(out, shape, kept)),
+                          ops.full_like(x, 1.0), ops.full_like(x, 0.0))
+    return out, ops.div(ops.reduce_sum(ops.mul(t, chosen), axes), ops.reduce_sum(chosen, axes))
+
+
+jvp_rules[P.reduce_max_p] = partial(_chooser_jvp, P.reduce_max_p, P.lt_p)
+jvp_rules[P.reduce_min_p] = partial(_chooser_jvp, P.reduce_min_p, P.gt_p)
+
 # abs's slope is +1 at 0, as JAX's: the tangent, negated where x < 0.
 defjvp(P.abs_p, lambda t, out, x: ops.select_n(ops.lt(x, ops.full_like(x, 0.0)), t, ops.neg(t)))
 defjvp(P.dot_general_p, lambda t, out, x, y, **p: ops.dot_general(t, y, **p),

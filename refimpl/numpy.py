@@ -146,14 +146,48 @@ def _axis(name, axis, ndim):
     return axis % ndim
 
 
-def sum(x, axis=None, keepdims=False):
-    shape = aval_of(x).shape
+def _axes(name, axis, shape) -> tuple[int, ...]:
+    """NumPy's `axis` (None, an int or a tuple, negatives counted from the end), sorted."""
     axes = range(len(shape)) if axis is None else (axis,) if isinstance(axis, int) else axis
-    axes = tuple(sorted(_axis("sum", a, len(shape)) for a in axes))
+    return tuple(sorted(_axis(name, a, len(shape)) for a in axes))
+
+
+def _reduction(name, reduce, eager, x, axis, keepdims):
+    shape = aval_of(x).shape
+    axes = _axes(name, axis, shape)
     if _eager():
-        return _numpy("sum", _np.sum, x, axis=axes, keepdims=keepdims)
-    out = ops.reduce_sum(x, axes)
+        return _numpy(name, eager, x, axis=axes, keepdims=keepdims)
+    out = reduce(x, axes)
     return reshape(out, [1 if i in axes else d for i, d in enumerate(shape)]) if keepdims else out
+
+
+def sum(x, axis=None, keepdims=False):
+    return _reduction("sum", ops.reduce_sum, _np.sum, x, axis, keepdims)
+
+
+def max(x, axis=None, keepdims=False):
+    return _reduction("max", ops.reduce_max, _np.max, x, axis, keepdims)
+
+
+def min(x, axis=None, keepdims=False):
+    return _reduction("min", ops.reduce_min, _np.min, x, axis, keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    """The sum divided by the count of the elements summed, as JAX's mean."""
+    shape = aval_of(x).shape
+    count = prod(shape[a] for a in _axes("mean", axis, shape))
+    return divide(sum(x, axis, keepdims), float(count))
+
+
+def cumsum(x, axis=None):
+    """NumPy's running sum: along `axis`, or along the flattened operand for None."""
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = _axis("cumsum", axis, len(aval_of(x).shape))
+    if _eager():
+        return _numpy("cumsum", _np.cumsum, x, axis=axis)
+    return ops.cumsum(x, axis)
 
 
 def transpose(x, axes=None):

@@ -28,6 +28,9 @@ def sqrt(x): return bind(P.sqrt_p, x)  # noqa: E704
 def integer_pow(x, y): return bind(P.integer_pow_p, x, y=int(y))  # noqa: E704
 def select_n(which, *cases): return bind(P.select_n_p, which, *cases)  # noqa: E704
 def reduce_sum(x, axes): return bind(P.reduce_sum_p, x, axes=tuple(axes))  # noqa: E704
+def reduce_max(x, axes): return bind(P.reduce_max_p, x, axes=tuple(axes))  # noqa: E704
+def reduce_min(x, axes): return bind(P.reduce_min_p, x, axes=tuple(axes))  # noqa: E704
+def cumsum(x, axis, reverse=False): return bind(P.cumsum_p, x, axis=axis, reverse=reverse)  # noqa: E704,E501
 def transpose(x, permutation): return bind(P.transpose_p, x, permutation=tuple(permutation))  # noqa: E704,E501
 def reshape(x, new_sizes): return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))  # noqa: E704
 def concatenate(xs, dimension): return bind(P.concatenate_p, *xs, dimension=dimension)  # noqa: E704,E501

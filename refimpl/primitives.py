@@ -191,17 +191,41 @@ def _check_axes(name, axes, ndim, unique=True):
         raise ShapeError(f"{name}: invalid axes {axes} for an operand of rank {ndim}")
 
 
-def _reduce_sum_shape(x, *, axes):
-    _check_axes("reduce_sum", axes, x.ndim)
+def _reduce_shape(name, x, *, axes):
+    _check_axes(name, axes, x.ndim)
+    if name != "reduce_sum" and any(x.shape[a] == 0 for a in axes):
+        raise ShapeError(f"{name}: cannot reduce an operand {x} along an empty axis")
     return ShapedArray([d for i, d in enumerate(x.shape) if i not in axes], x.dtype)
 
 
-def _reduce_sum_impl(x, *, axes):
-    return np.sum(x, axis=axes)
+def _def_reduction(name, reduce, transposable=True):
+    """A reduction over `axes`, NumPy's `reduce(x, axis=axes)`."""
+    prim = _def_structural(name, partial(_reduce_shape, name),
+                           lambda x, *, axes: reduce(x, axis=axes),
+                           f"np.{reduce.__name__}({{0}}, axis={{axes}})")
+    prim.transposable = transposable
+    return prim
 
 
-reduce_sum_p = _def_structural("reduce_sum", _reduce_sum_shape, _reduce_sum_impl,
-                               "np.sum({0}, axis={axes})")
+reduce_sum_p = _def_reduction("reduce_sum", np.sum)
+# Nonlinear: their JVP rules (jvp.py) build the tangent from linear primitives.
+reduce_max_p = _def_reduction("reduce_max", np.max, transposable=False)
+reduce_min_p = _def_reduction("reduce_min", np.min, transposable=False)
+
+
+def _cumsum_shape(x, *, axis, reverse):
+    _check_axes("cumsum", (axis,), x.ndim)
+    return x
+
+
+def _cumsum_impl(x, *, axis, reverse):
+    if reverse:
+        return np.flip(np.cumsum(np.flip(x, axis), axis=axis), axis)
+    return np.cumsum(x, axis=axis)
+
+
+cumsum_p = _def_structural("cumsum", _cumsum_shape, _cumsum_impl,
+                           "{impl}({0}, axis={axis}, reverse={reverse})")
 
 
 def _transpose_shape(x, *, permutation):

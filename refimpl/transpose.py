@@ -190,6 +190,14 @@ def _reduce_sum_transpose(ct, x, *, axes):
 transpose_rules[P.reduce_sum_p] = _reduce_sum_transpose
 
 
+def _cumsum_transpose(ct, x, *, axis, reverse):
+    """A running sum's adjoint is the running sum the other way."""
+    return [ops.cumsum(ct, axis, not reverse)]
+
+
+transpose_rules[P.cumsum_p] = _cumsum_transpose
+
+
 def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
     dims = broadcast_dimensions
     summed = [i for i in range(len(shape)) if i not in dims]

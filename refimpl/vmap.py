@@ -174,12 +174,20 @@ for _p in PRIMITIVES:
         defelementwise(_p)
 
 
-def _reduce_sum_batch(size, vals, dims, *, axes):
+def _reduce_batch(prim, size, vals, dims, *, axes):
     x = ops.moveaxis(vals[0], dims[0], 0)
-    return ops.reduce_sum(x, [a + 1 for a in axes]), 0
+    return bind(prim, x, axes=tuple(a + 1 for a in axes)), 0
 
 
-vmap_rules[P.reduce_sum_p] = _reduce_sum_batch
+for _p in (P.reduce_sum_p, P.reduce_max_p, P.reduce_min_p):
+    vmap_rules[_p] = partial(_reduce_batch, _p)
+
+
+def _cumsum_batch(size, vals, dims, *, axis, reverse):
+    return ops.cumsum(ops.moveaxis(vals[0], dims[0], 0), axis + 1, reverse), 0
+
+
+vmap_rules[P.cumsum_p] = _cumsum_batch
 
 
 def _transpose_batch(size, vals, dims, *, permutation):

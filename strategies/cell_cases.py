@@ -21,7 +21,8 @@ program of a cell, with inputs made so that the cell can always be built:
   `sqrt` of a negative element, `broadcast_to` of a rank-3 shape with no
   size-1 dim to widen), the same inputs made positive, with a leading dim of
   1, do; and where even those do not (`tan` at 1.5625, by its pole), the
-  same capped at 1.
+  same capped at 1; and where the elements tie (`max` and `min` need their
+  chosen element apart from the rest), a ramp of distinct values.
 """
 
 from __future__ import annotations
@@ -84,6 +85,14 @@ def _capped(arrays):
     return tuple(np.minimum(x, 1.0) for x in arrays)
 
 
+def _spread(arrays):
+    """The fallback after `_capped`, for `max` and `min`, whose chosen element must
+    stand apart from the rest: each input's elements in a ramp, `OFFSET[i] + k/4`,
+    on the input's own residue and 1/4 apart."""
+    return tuple(OFFSET[i] + np.arange(x.size, dtype=np.float64).reshape(x.shape) / 4
+                 for i, x in enumerate(arrays))
+
+
 def _grow(draw, op, ranks, sets):
     names = [f"x{i}" for i in range(len(sets[0]))]
     scope = Scope([Var(n, x.shape) for n, x in zip(names, sets[0])],
@@ -111,7 +120,7 @@ def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> P
               for i, x in enumerate(first))
         for k in range(1, variants)]
     scope = _grow(draw, op, ranks, sets)
-    for fallback in (_easy, _capped):  # each on the last one's inputs
+    for fallback in (_easy, _capped, _spread):  # each on the last one's inputs
         if not scope.eqns:
             sets = [fallback(args) for args in sets]
             scope = _grow(draw, op, ranks, sets)

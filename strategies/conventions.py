@@ -1,8 +1,9 @@
 """The contract's conventions at kinks and domain edges, as a table of small functions.
 
-Where a function has no derivative (a tie of `maximum` or `minimum`, `clip`
-at a bound, `abs` at 0) or its derivative is not finite (`sqrt` and `log`
-at 0), an SUT still returns a number, and which number is a convention.
+Where a function has no derivative (a tie of `maximum` or `minimum` or of
+`max` and `min` over an axis, `clip` at a bound, `abs` at 0) or its
+derivative is not finite (`sqrt` and `log` at 0), an SUT still returns a
+number, and which number is a convention.
 The contract takes JAX's (docs/sut-api.md, "Conventions at kinks and domain
 edges"; each row below was checked against JAX 0.10 in float64).
 `CONVENTIONS` has one row per convention:
@@ -109,6 +110,21 @@ def _clip_slope(x0):
     return np.where(inside, 1.0, np.where((x0 == CLIP_LO) | (x0 == CLIP_HI), 0.5, 0.0))
 
 
+def _few_values(draw):
+    """x0 of a rank 1 or 2 shape, its elements from three values, so that its largest
+    and smallest along the last axis are often tied."""
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=3),
+                 label="shape")
+    return (draw(hnp.arrays(np.float64, shape, elements=st.sampled_from([0.5, 1.0, 1.5]),
+                            fill=st.nothing()), label="x0"),)
+
+
+def _chosen(x0, reduce):
+    """Where x0 equals its max (or min) along the last axis, as weights that share 1."""
+    hit = x0 == reduce(x0, axis=-1, keepdims=True)
+    return hit / np.sum(hit, axis=-1, keepdims=True)
+
+
 def _at_bounds(draw):
     """x0 on clip's bounds (each element on the lower or the upper one) where a drawn
     mask says, drawn elsewhere."""
@@ -149,6 +165,14 @@ CONVENTIONS: dict[str, Convention] = {row.name: row for row in [
         "def f(x0, x1):\n    return jnp.minimum(x0, x1)\n", _tied_pair,
         _quiet(lambda x0, x1: (np.minimum(x0, x1),)),
         _quiet(_tie_jvp(np.less)), _quiet(_tie_vjp(np.less))),
+    Convention(
+        "max_min_tie", "reduction_tie_convention", "max and min over an axis at a tie",
+        "def f(x0):\n    return jnp.max(x0, axis=-1), jnp.min(x0, axis=-1)\n", _few_values,
+        _quiet(lambda x0: (np.max(x0, axis=-1), np.min(x0, axis=-1))),
+        _quiet(lambda x0, t0: (np.sum(t0 * _chosen(x0, np.max), axis=-1),
+                               np.sum(t0 * _chosen(x0, np.min), axis=-1))),
+        _quiet(lambda x0, u0, u1: (u0[..., None] * _chosen(x0, np.max)
+                                   + u1[..., None] * _chosen(x0, np.min),))),
     Convention(
         "clip_at_bounds", "clip_convention", "clip at its bounds",
         f"def f(x0):\n    return jnp.clip(x0, {CLIP_LO}, {CLIP_HI})\n", _at_bounds,

@@ -80,6 +80,8 @@ _BY_BUILDER = {
     "where_operands": tuple(product(_VALUES, _VALUES)),  # the two selected values
     "concatenable": tuple((r,) for r in _RANKS[1:]),
     "clip_bounds": tuple((r,) for r in _RANKS),
+    "reduction_axes": tuple((r,) for r in _RANKS),
+    "running_axis": tuple((r,) for r in _RANKS),
 }
 
 

