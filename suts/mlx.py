@@ -298,6 +298,22 @@ class _Numpy:
         return mx.sum(x, axis=axis)
 
     @staticmethod
+    def mean(x, axis=None, keepdims=False):
+        return _reduce(mx.mean, x, axis, keepdims)
+
+    @staticmethod
+    def max(x, axis=None, keepdims=False):
+        return _reduce(mx.max, x, axis, keepdims)
+
+    @staticmethod
+    def min(x, axis=None, keepdims=False):
+        return _reduce(mx.min, x, axis, keepdims)
+
+    @staticmethod
+    def cumsum(x, axis=None):
+        return mx.cumsum(_array(x), axis=axis)
+
+    @staticmethod
     def transpose(x, axes=None):
         x = _array(x)
         return mx.transpose(x, list(axes)) if axes is not None else mx.transpose(x)
@@ -326,6 +342,14 @@ class _Numpy:
     @staticmethod
     def concatenate(arrays, axis=0):
         return mx.concatenate([_array(a) for a in arrays], axis=axis)
+
+
+def _reduce(reduction, x, axis, keepdims):
+    """An MLX reduction over NumPy's `axis` (a tuple as MLX's list; () reduces none)."""
+    x = _array(x)
+    if isinstance(axis, (tuple, list)):
+        return reduction(x, axis=list(axis), keepdims=keepdims) if axis else x
+    return reduction(x, axis=axis, keepdims=keepdims)
 
 
 # The contract's functions whose MLX function has NumPy's meaning, given arrays.

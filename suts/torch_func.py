@@ -246,6 +246,26 @@ class _Numpy:
         return torch.sum(x, dim=axis)
 
     @staticmethod
+    def mean(x, axis=None, keepdims=False):
+        return _reduce(torch.mean, x, axis, keepdims)
+
+    @staticmethod
+    def max(x, axis=None, keepdims=False):
+        """NumPy's max is torch's amax, which shares the gradient among ties (max(dim)
+        gives it to one of them)."""
+        return _reduce(torch.amax, x, axis, keepdims)
+
+    @staticmethod
+    def min(x, axis=None, keepdims=False):
+        return _reduce(torch.amin, x, axis, keepdims)
+
+    @staticmethod
+    def cumsum(x, axis=None):
+        """NumPy's cumsum: axis None runs over the flattened operand."""
+        x = _tensor(x)
+        return torch.cumsum(x.reshape(-1), 0) if axis is None else torch.cumsum(x, axis)
+
+    @staticmethod
     def transpose(x, axes=None):
         """NumPy's transpose: no axes reverses them."""
         x = _tensor(x)
@@ -283,6 +303,13 @@ class _Numpy:
     def concatenate(arrays, axis=0):
         return torch.cat([_tensor(a) for a in arrays], dim=axis)
 
+
+
+def _reduce(reduction, x, axis, keepdims):
+    """A torch reduction over NumPy's `axis`: None reduces every axis, () none."""
+    x = _tensor(x)
+    dims = tuple(range(x.ndim)) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return reduction(x, dim=tuple(dims), keepdim=keepdims) if dims else x.clone()
 
 
 # The contract's functions whose torch function has NumPy's meaning, given tensors.
