@@ -22,7 +22,7 @@ from types import SimpleNamespace
 from typing import NamedTuple
 
 from refimpl import numpy as refimpl_numpy
-from refimpl.core import Primitive, bind
+from refimpl.core import Primitive, aval_of, bind
 from refimpl.jvp import jvp_rules
 from refimpl.vmap import defelementwise, vmap_rules
 
@@ -80,6 +80,29 @@ def elementwise_copy(prim) -> Primitive:
                                                           prim.source)
     defelementwise(copy)
     return copy
+
+
+def structural_copy(prim) -> Primitive:
+    """A copy of refimpl's non-elementwise `prim` (value, shape rule, cost, jit
+    source), with no rules yet: the shim registers each rule for the copy, the
+    broken one among them, and no existing entry changes."""
+    copy = Primitive(prim.name, transposable=prim.transposable)
+    copy.impl, copy.shape_rule, copy.cost, copy.source = (prim.impl, prim.shape_rule, prim.cost,
+                                                          prim.source)
+    return copy
+
+
+def bound_reduction(prim):
+    """NumPy's `max(x, axis=None, keepdims=False)` (or another reduction) of refimpl,
+    binding `prim` (a `structural_copy` of a reduction)."""
+    def reduce(x, axis=None, keepdims=False):
+        shape = aval_of(x).shape
+        axes = range(len(shape)) if axis is None else (axis,) if isinstance(axis, int) else axis
+        axes = tuple(sorted(a % len(shape) for a in axes))
+        out = bind(prim, x, axes=axes)
+        return refimpl_numpy.reshape(out, [1 if i in axes else d for i, d in enumerate(shape)]
+                                     ) if keepdims else out
+    return reduce
 
 
 def bound_elementwise(prim, name: str):
