@@ -129,7 +129,7 @@ def deflinear(prim):
 
 
 for _p in (P.neg_p, P.reduce_sum_p, P.transpose_p, P.reshape_p,
-           P.broadcast_in_dim_p, P.concatenate_p, P.slice_p, P.cumsum_p):
+           P.broadcast_in_dim_p, P.concatenate_p, P.slice_p, P.cumsum_p, P.rev_p):
     deflinear(_p)
 
 

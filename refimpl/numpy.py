@@ -180,6 +180,22 @@ def mean(x, axis=None, keepdims=False):
     return divide(sum(x, axis, keepdims), float(count))
 
 
+def flip(x, axis=None):
+    """NumPy's flip: every axis for None, else the axis or axes named."""
+    axes = _axes("flip", axis, aval_of(x).shape)
+    if _eager():
+        return _numpy("flip", _np.flip, x, axis=axes)
+    return ops.rev(x, axes)
+
+
+def swapaxes(x, axis1, axis2):
+    """NumPy's swapaxes, a transpose."""
+    perm = list(range(len(aval_of(x).shape)))
+    a, b = (_axis("swapaxes", axis, len(perm)) for axis in (axis1, axis2))
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
 def cumsum(x, axis=None):
     """NumPy's running sum: along `axis`, or along the flattened operand for None."""
     if axis is None:

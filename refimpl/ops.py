@@ -30,6 +30,7 @@ def select_n(which, *cases): return bind(P.select_n_p, which, *cases)  # noqa: E
 def reduce_sum(x, axes): return bind(P.reduce_sum_p, x, axes=tuple(axes))  # noqa: E704
 def reduce_max(x, axes): return bind(P.reduce_max_p, x, axes=tuple(axes))  # noqa: E704
 def reduce_min(x, axes): return bind(P.reduce_min_p, x, axes=tuple(axes))  # noqa: E704
+def rev(x, dimensions): return bind(P.rev_p, x, dimensions=tuple(dimensions))  # noqa: E704
 def cumsum(x, axis, reverse=False): return bind(P.cumsum_p, x, axis=axis, reverse=reverse)  # noqa: E704,E501
 def transpose(x, permutation): return bind(P.transpose_p, x, permutation=tuple(permutation))  # noqa: E704,E501
 def reshape(x, new_sizes): return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))  # noqa: E704

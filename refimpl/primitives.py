@@ -228,6 +228,15 @@ cumsum_p = _def_structural("cumsum", _cumsum_shape, _cumsum_impl,
                            "{impl}({0}, axis={axis}, reverse={reverse})")
 
 
+def _rev_shape(x, *, dimensions):
+    _check_axes("rev", dimensions, x.ndim)
+    return x
+
+
+rev_p = _def_structural("rev", _rev_shape, lambda x, *, dimensions: np.flip(x, dimensions),
+                        "np.flip({0}, {dimensions})")
+
+
 def _transpose_shape(x, *, permutation):
     if sorted(permutation) != list(range(x.ndim)):
         raise ShapeError(f"transpose: permutation {permutation} does not fit an operand {x}")

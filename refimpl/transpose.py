@@ -196,6 +196,8 @@ def _cumsum_transpose(ct, x, *, axis, reverse):
 
 
 transpose_rules[P.cumsum_p] = _cumsum_transpose
+# Reversing is its own transpose.
+transpose_rules[P.rev_p] = lambda ct, x, *, dimensions: [ops.rev(ct, dimensions)]
 
 
 def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):

@@ -190,6 +190,13 @@ def _cumsum_batch(size, vals, dims, *, axis, reverse):
 vmap_rules[P.cumsum_p] = _cumsum_batch
 
 
+def _rev_batch(size, vals, dims, *, dimensions):
+    return ops.rev(ops.moveaxis(vals[0], dims[0], 0), [d + 1 for d in dimensions]), 0
+
+
+vmap_rules[P.rev_p] = _rev_batch
+
+
 def _transpose_batch(size, vals, dims, *, permutation):
     x = ops.moveaxis(vals[0], dims[0], 0)
     return ops.transpose(x, [0] + [p + 1 for p in permutation]), 0

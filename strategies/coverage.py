@@ -81,7 +81,8 @@ _BY_BUILDER = {
     "concatenable": tuple((r,) for r in _RANKS[1:]),
     "clip_bounds": tuple((r,) for r in _RANKS),
     "reduction_axes": tuple((r,) for r in _RANKS),
-    "running_axis": tuple((r,) for r in _RANKS),
+    "one_axis": tuple((r,) for r in _RANKS),
+    "axis_pair": tuple((r,) for r in _RANKS[2:]),
 }
 
 

@@ -198,14 +198,27 @@ def reduction_axes(draw, scope, spec):
 
 
 @cache
-def _running_axes(shape):
+def _one_axis(shape):
     rank = len(shape)
     return [{"axis": axis} for axis in [None, *range(rank)] + ([-1] if rank else [])]
 
 
-def running_axis(draw, scope, spec):
-    """A running operation's `axis`: None (the flattened operand), an int, -1."""
-    return _with_params(draw, scope, spec, _running_axes)
+def one_axis(draw, scope, spec):
+    """An `axis` of one operand: None (cumsum: the flattened operand; flip: every
+    axis), an int, -1."""
+    return _with_params(draw, scope, spec, _one_axis)
+
+
+@cache
+def _axis_pairs(shape):
+    rank = len(shape)
+    pairs = [(a, b) for a, b in itertools.combinations(range(rank), 2)]
+    return [{"axis1": a, "axis2": b} for a, b in pairs + ([(0, -1)] if rank > 1 else [])]
+
+
+def axis_pair(draw, scope, spec):
+    """Two axes of one operand (of rank 2 at least), one of them negative at times."""
+    return _with_params(draw, scope, spec, _axis_pairs)
 
 
 @cache
