@@ -310,6 +310,14 @@ class _Numpy:
         return _reduce(mx.min, x, axis, keepdims)
 
     @staticmethod
+    def flip(x, axis=None):
+        return mx.flip(_array(x), axis=axis)
+
+    @staticmethod
+    def swapaxes(x, axis1, axis2):
+        return mx.swapaxes(_array(x), axis1, axis2)
+
+    @staticmethod
     def cumsum(x, axis=None):
         return mx.cumsum(_array(x), axis=axis)
 

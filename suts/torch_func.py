@@ -260,6 +260,17 @@ class _Numpy:
         return _reduce(torch.amin, x, axis, keepdims)
 
     @staticmethod
+    def flip(x, axis=None):
+        """NumPy's flip: None reverses every axis."""
+        x = _tensor(x)
+        dims = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        return torch.flip(x, tuple(dims))
+
+    @staticmethod
+    def swapaxes(x, axis1, axis2):
+        return torch.swapaxes(_tensor(x), axis1, axis2)
+
+    @staticmethod
     def cumsum(x, axis=None):
         """NumPy's cumsum: axis None runs over the flattened operand."""
         x = _tensor(x)
