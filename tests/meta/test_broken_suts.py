@@ -233,7 +233,8 @@ CATCHES = [
                        ("clip_straight_through", "clip"),
                        ("cumsum_transpose_runs_forward", "cumsum"),
                        ("cumsum_jvp_runs_backward", "cumsum"),
-                       ("vmap_max_reduces_the_batch_axis", "max")]],
+                       ("vmap_max_reduces_the_batch_axis", "max"),
+                       ("flip_transpose_is_the_identity", "flip")]],
     # Precision: a float32 step inside one operation, below a whole program's tolerance.
     Catch("tests.broken.exp_computed_in_float32",
           test_value.test_each_operation_alone_is_accurate_to_float64),
