@@ -14,7 +14,8 @@ import numpy as _np
 
 from . import core, ops
 from . import primitives as P
-from .core import EVAL, ShapeError, Tracer, aval_of, bind, explain_eval_error, prod
+from .core import EVAL, ShapeError, Tracer, aval_of, bind, explain_eval_error
+from .core import prod as product
 from .dims import Dim
 
 
@@ -176,7 +177,7 @@ def min(x, axis=None, keepdims=False):
 def mean(x, axis=None, keepdims=False):
     """The sum divided by the count of the elements summed, as JAX's mean."""
     shape = aval_of(x).shape
-    count = prod(shape[a] for a in _axes("mean", axis, shape))
+    count = product(shape[a] for a in _axes("mean", axis, shape))
     return divide(sum(x, axis, keepdims), float(count))
 
 
@@ -194,6 +195,29 @@ def swapaxes(x, axis1, axis2):
     a, b = (_axis("swapaxes", axis, len(perm)) for axis in (axis1, axis2))
     perm[a], perm[b] = perm[b], perm[a]
     return transpose(x, perm)
+
+
+def prod(x, axis=None, keepdims=False):
+    """NumPy's prod, as JAX differentiates it: a tree of multiplications, the
+    reduced elements halved into pairs (padded with a one) until one is left, so
+    that its derivative at a zero is the product of the others, never a division."""
+    shape = aval_of(x).shape
+    axes = _axes("prod", axis, shape)
+    if _eager():
+        return _numpy("prod", _np.prod, x, axis=axes, keepdims=keepdims)
+    rest = [i for i in range(len(shape)) if i not in axes]
+    kept = [shape[i] for i in rest]
+    count = product(shape[a] for a in axes)
+    if count == 0:
+        return full([1 if i in axes else d for i, d in enumerate(shape)] if keepdims else kept,
+                    1.0)
+    tree = reshape(transpose(x, list(axes) + rest), (count, product(kept)))
+    while count > 1:
+        if count % 2:
+            tree, count = concatenate([tree, ones((1, product(kept)))]), count + 1
+        tree, count = multiply(tree[:count // 2], tree[count // 2:]), count // 2
+    out = reshape(tree, kept)
+    return reshape(out, [1 if i in axes else d for i, d in enumerate(shape)]) if keepdims else out
 
 
 def cumsum(x, axis=None):
@@ -222,9 +246,9 @@ def reshape(x, shape):
         d if isinstance(d, Dim) else int(d) for d in shape)
     size = aval_of(x).size
     if shape.count(-1) == 1:
-        known = prod([d for d in shape if d != -1])
+        known = product([d for d in shape if d != -1])
         shape = tuple(size // known if d == -1 and known else d for d in shape)
-    if prod(shape) != size or any(d < 0 for d in shape):
+    if product(shape) != size or any(d < 0 for d in shape):
         raise ShapeError(f"reshape: cannot reshape an array of shape {aval_of(x).shape} "
                          f"into shape {shape}")
     if _eager():

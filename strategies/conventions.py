@@ -3,7 +3,9 @@
 Where a function has no derivative (a tie of `maximum` or `minimum` or of
 `max` and `min` over an axis, `clip` at a bound, `abs` at 0) or its
 derivative is not finite (`sqrt` and `log` at 0), an SUT still returns a
-number, and which number is a convention.
+number, and which number is a convention.  A few rows state a derivative
+that is no convention but is easy to get wrong at such a point (`prod` at
+a zero, where dividing by the element gives NaN).
 The contract takes JAX's (docs/sut-api.md, "Conventions at kinks and domain
 edges"; each row below was checked against JAX 0.10 in float64).
 `CONVENTIONS` has one row per convention:
@@ -125,6 +127,21 @@ def _chosen(x0, reduce):
     return hit / np.sum(hit, axis=-1, keepdims=True)
 
 
+def _zeros_in_rows(draw):
+    """x0 of a rank 1 or 2 shape (last axis at least 2), zero where a drawn mask says."""
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=3),
+                 label="shape")
+    moved = _off(draw, shape, "off zero")
+    return (np.where(moved, draw(arrays(shape), label="x0 off zero"), 0.0),)
+
+
+def _others(x0):
+    """For each element, the product of the others along the last axis."""
+    position = np.arange(x0.shape[-1])
+    return np.stack([np.prod(np.where(position == i, 1.0, x0), axis=-1)
+                     for i in position], axis=-1)
+
+
 def _at_bounds(draw):
     """x0 on clip's bounds (each element on the lower or the upper one) where a drawn
     mask says, drawn elsewhere."""
@@ -173,6 +190,12 @@ CONVENTIONS: dict[str, Convention] = {row.name: row for row in [
                                np.sum(t0 * _chosen(x0, np.min), axis=-1))),
         _quiet(lambda x0, u0, u1: (u0[..., None] * _chosen(x0, np.max)
                                    + u1[..., None] * _chosen(x0, np.min),))),
+    Convention(
+        "prod_at_zero", None, "prod over an axis holding zeros",
+        "def f(x0):\n    return jnp.prod(x0, axis=-1)\n", _zeros_in_rows,
+        _quiet(lambda x0: (np.prod(x0, axis=-1),)),
+        _quiet(lambda x0, t0: (np.sum(t0 * _others(x0), axis=-1),)),
+        _quiet(lambda x0, u0: (u0[..., None] * _others(x0),))),
     Convention(
         "clip_at_bounds", "clip_convention", "clip at its bounds",
         f"def f(x0):\n    return jnp.clip(x0, {CLIP_LO}, {CLIP_HI})\n", _at_bounds,

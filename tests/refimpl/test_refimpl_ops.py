@@ -92,6 +92,10 @@ OPS = {
     "cumsum": (lambda n: lambda x: n.cumsum(x, axis=1) * n.cumsum(x, axis=-1), [(2, 3, 4)],
                False),
     "cumsum_flattened": (lambda n: n.cumsum, [(2, 3)], False),
+    "prod": (lambda n: lambda x: n.prod(x, axis=(0, 2), keepdims=True) + n.prod(x, axis=1)[0],
+             [(2, 3, 4)], False),
+    "prod_at_zeros": (lambda n: lambda x: n.prod(x * np.array([0.0, 1.0, 1.0]), axis=-1)
+                      + n.prod(x * np.array([0.0, 0.0, 1.0])), [(2, 3)], False),
     "flip": (lambda n: lambda x: n.flip(x, 1) * n.flip(x, -1) + n.flip(x), [(2, 3, 4)], False),
     "swapaxes": (lambda n: lambda x: n.swapaxes(x, 0, 2) * n.swapaxes(x, -1, 0), [(2, 3, 2)],
                  False),
