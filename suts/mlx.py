@@ -310,6 +310,10 @@ class _Numpy:
         return _reduce(mx.min, x, axis, keepdims)
 
     @staticmethod
+    def prod(x, axis=None, keepdims=False):
+        return _reduce(mx.prod, x, axis, keepdims)
+
+    @staticmethod
     def flip(x, axis=None):
         return mx.flip(_array(x), axis=axis)
 

@@ -260,6 +260,16 @@ class _Numpy:
         return _reduce(torch.amin, x, axis, keepdims)
 
     @staticmethod
+    def prod(x, axis=None, keepdims=False):
+        """NumPy's prod: torch.prod takes one dim at a time, so several are taken in turn
+        (the last first, so the earlier dims keep their numbers)."""
+        x = _tensor(x)
+        dims = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        for dim in sorted((d % x.ndim for d in dims), reverse=True):
+            x = torch.prod(x, dim=dim, keepdim=keepdims)
+        return x
+
+    @staticmethod
     def flip(x, axis=None):
         """NumPy's flip: None reverses every axis."""
         x = _tensor(x)
