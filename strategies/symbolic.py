@@ -23,7 +23,11 @@ symbolic staging must read it:
   `broadcast_to`) or a sum of sizes (`concatenate`, whose `2*n` could equal
   a fixed size by chance) are left out: every axis of every value is a slot
   or 1.  refimpl's own tests (tests/refimpl/test_refimpl_dynamic_shapes.py)
-  hold dimension arithmetic to `jax.export`.
+  hold dimension arithmetic to `jax.export`.  So is `cumsum`, whose
+  `axis=None` flattens (a size `n*m`), and so are `mean` and `prod`, which
+  use the count they reduce as a value (`mean` divides by it) or a loop
+  bound (`prod`'s tree of halves): JAX can (`dimension_as_value`), refimpl's
+  symbolic staging cannot yet, and refimpl is the reference.
 
 JAX assumes every dimension variable is at least 1 (docs/sut-api.md), so
 sizes are drawn from 1 up.  The generator self-test reports, per construct,
@@ -49,7 +53,7 @@ from strategies.program import Program
 from strategies.vocabulary import Vocabulary
 
 # What a shape-polymorphic program leaves out (see the module docstring).
-NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate"})
+NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum", "mean", "prod"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch
 
