@@ -189,8 +189,10 @@ CATCHES = [
     Catch("tests.broken.export_specialises_on_first_size",
           test_dynamic_shapes.test_a_size_the_specs_refuse_is_bad_input, "zero",
           shows=(REFUSED,)),
+    # A construct's bug, so a construct's limit: with 45 operations in the
+    # language its shrunk program kept 4 equations, one past the plain limit.
     Catch("tests.broken.loop_body_drops_dimension",
-          test_dynamic_shapes.test_staged_once_equals_staged_at_each_size),
+          test_dynamic_shapes.test_staged_once_equals_staged_at_each_size, options=CONSTRUCT),
     # Conventions at kinks and domain edges (docs/sut-api.md): equal programs at a tie
     # (tests/test_equivalences.py), and each stated convention (tests/test_conventions.py).
     Catch("tests.broken.maximum_tie_tangent_to_both",
