@@ -38,6 +38,9 @@ from strategies.inputs import arrays
 
 # Shapes of the inputs: small, since a convention is per element.
 SHAPES = hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3)
+# Shapes of a reduction's input along its last axis: at least 2 elements to tie or
+# to hold a zero beside others.
+ROWS = hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=3)
 
 
 def _off(draw, shape, label: str) -> np.ndarray:
@@ -55,9 +58,9 @@ def _tied_pair(draw):
     return (x0, x1)
 
 
-def _at_zero(draw, *, positive=False):
+def _at_zero(draw, *, positive=False, shapes=SHAPES):
     """x0 zero where a drawn mask says, drawn (made positive with `positive`) elsewhere."""
-    shape = draw(SHAPES, label="shape")
+    shape = draw(shapes, label="shape")
     moved = _off(draw, shape, "off zero")
     values = draw(arrays(shape), label="x0 off zero")
     if positive:
@@ -115,8 +118,7 @@ def _clip_slope(x0):
 def _few_values(draw):
     """x0 of a rank 1 or 2 shape, its elements from three values, so that its largest
     and smallest along the last axis are often tied."""
-    shape = draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=3),
-                 label="shape")
+    shape = draw(ROWS, label="shape")
     return (draw(hnp.arrays(np.float64, shape, elements=st.sampled_from([0.5, 1.0, 1.5]),
                             fill=st.nothing()), label="x0"),)
 
@@ -125,14 +127,6 @@ def _chosen(x0, reduce):
     """Where x0 equals its max (or min) along the last axis, as weights that share 1."""
     hit = x0 == reduce(x0, axis=-1, keepdims=True)
     return hit / np.sum(hit, axis=-1, keepdims=True)
-
-
-def _zeros_in_rows(draw):
-    """x0 of a rank 1 or 2 shape (last axis at least 2), zero where a drawn mask says."""
-    shape = draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=3),
-                 label="shape")
-    moved = _off(draw, shape, "off zero")
-    return (np.where(moved, draw(arrays(shape), label="x0 off zero"), 0.0),)
 
 
 def _others(x0):
@@ -192,7 +186,8 @@ CONVENTIONS: dict[str, Convention] = {row.name: row for row in [
                                    + u1[..., None] * _chosen(x0, np.min),))),
     Convention(
         "prod_at_zero", None, "prod over an axis holding zeros",
-        "def f(x0):\n    return jnp.prod(x0, axis=-1)\n", _zeros_in_rows,
+        "def f(x0):\n    return jnp.prod(x0, axis=-1)\n",
+        lambda draw: _at_zero(draw, shapes=ROWS),
         _quiet(lambda x0: (np.prod(x0, axis=-1),)),
         _quiet(lambda x0, t0: (np.sum(t0 * _others(x0), axis=-1),)),
         _quiet(lambda x0, u0: (u0[..., None] * _others(x0),))),
