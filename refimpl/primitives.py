@@ -191,23 +191,24 @@ def _check_axes(name, axes, ndim, unique=True):
         raise ShapeError(f"{name}: invalid axes {axes} for an operand of rank {ndim}")
 
 
-def _reduce_shape(name, x, *, axes):
+def _reduce_shape(name, empty_ok, x, *, axes):
     _check_axes(name, axes, x.ndim)
-    if name != "reduce_sum" and any(x.shape[a] == 0 for a in axes):
+    if not empty_ok and any(x.shape[a] == 0 for a in axes):
         raise ShapeError(f"{name}: cannot reduce an operand {x} along an empty axis")
     return ShapedArray([d for i, d in enumerate(x.shape) if i not in axes], x.dtype)
 
 
-def _def_reduction(name, reduce, transposable=True):
-    """A reduction over `axes`, NumPy's `reduce(x, axis=axes)`."""
-    prim = _def_structural(name, partial(_reduce_shape, name),
+def _def_reduction(name, reduce, transposable=True, empty_ok=False):
+    """A reduction over `axes`, NumPy's `reduce(x, axis=axes)`; `empty_ok`: it has an
+    identity (a sum of nothing is 0), so an empty axis is allowed."""
+    prim = _def_structural(name, partial(_reduce_shape, name, empty_ok),
                            lambda x, *, axes: reduce(x, axis=axes),
                            f"np.{reduce.__name__}({{0}}, axis={{axes}})")
     prim.transposable = transposable
     return prim
 
 
-reduce_sum_p = _def_reduction("reduce_sum", np.sum)
+reduce_sum_p = _def_reduction("reduce_sum", np.sum, empty_ok=True)
 # Nonlinear: their JVP rules (jvp.py) build the tangent from linear primitives.
 reduce_max_p = _def_reduction("reduce_max", np.max, transposable=False)
 reduce_min_p = _def_reduction("reduce_min", np.min, transposable=False)

@@ -174,20 +174,24 @@ for _p in PRIMITIVES:
         defelementwise(_p)
 
 
-def _reduce_batch(prim, size, vals, dims, *, axes):
+def reduction_batch(prim, size, vals, dims, *, axes):
+    """The batching rule of a reduction over `axes`: the batch axis moves to the
+    front, and each reduced axis one up."""
     x = ops.moveaxis(vals[0], dims[0], 0)
     return bind(prim, x, axes=tuple(a + 1 for a in axes)), 0
 
 
 for _p in (P.reduce_sum_p, P.reduce_max_p, P.reduce_min_p):
-    vmap_rules[_p] = partial(_reduce_batch, _p)
+    vmap_rules[_p] = partial(reduction_batch, _p)
 
 
-def _cumsum_batch(size, vals, dims, *, axis, reverse):
-    return ops.cumsum(ops.moveaxis(vals[0], dims[0], 0), axis + 1, reverse), 0
+def running_batch(prim, size, vals, dims, *, axis, reverse):
+    """The batching rule of a running sum along `axis`: the batch axis moves to the
+    front, and the running axis one up."""
+    return bind(prim, ops.moveaxis(vals[0], dims[0], 0), axis=axis + 1, reverse=reverse), 0
 
 
-vmap_rules[P.cumsum_p] = _cumsum_batch
+vmap_rules[P.cumsum_p] = partial(running_batch, P.cumsum_p)
 
 
 def _rev_batch(size, vals, dims, *, dimensions):

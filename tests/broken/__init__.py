@@ -105,6 +105,16 @@ def bound_reduction(prim):
     return reduce
 
 
+def bound_cumsum(prim):
+    """NumPy's `cumsum(x, axis=None)` of refimpl, binding `prim` (a `structural_copy`
+    of refimpl's `cumsum`)."""
+    def cumsum(x, axis=None):
+        if axis is None:
+            x, axis = refimpl_numpy.reshape(x, (-1,)), 0
+        return bind(prim, x, axis=axis % len(aval_of(x).shape), reverse=False)
+    return cumsum
+
+
 def bound_elementwise(prim, name: str):
     """`numpy.<name>` of refimpl, binding `prim` (an `elementwise_copy`)."""
     return lambda *xs: refimpl_numpy._elementwise(prim, name, *xs)

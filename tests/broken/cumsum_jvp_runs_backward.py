@@ -9,15 +9,16 @@ this rule.
 Family: jvp.  Smallest input: `jvp(numpy.cumsum, (np.zeros(2),), (np.array([1.0, 0.0]),))`.
 """
 
+from functools import partial
+
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
-from refimpl import numpy as refimpl_numpy
 from refimpl import primitives as P
-from refimpl.core import aval_of, bind
+from refimpl.core import bind
 from refimpl.jvp import instantiate, jvp_rules
 from refimpl.transpose import transpose_rules
-from refimpl.vmap import vmap_rules
-from tests.broken import Witness, refimpl_numpy_with, structural_copy
+from refimpl.vmap import running_batch, vmap_rules
+from tests.broken import Witness, bound_cumsum, refimpl_numpy_with, structural_copy
 
 FAMILY = "jvp"
 WITNESS = Witness("jvp(numpy.cumsum, (np.zeros(2),), (np.array([1.0, 0.0]),))")
@@ -29,17 +30,9 @@ jvp_rules[cumsum_p] = lambda primals, tangents, *, axis, reverse: (
     bind(cumsum_p, primals[0], axis=axis, reverse=reverse),
     bind(cumsum_p, instantiate(tangents[0], primals[0]), axis=axis,
          reverse=not reverse))  # correct: reverse=reverse
-vmap_rules[cumsum_p] = lambda size, vals, dims, *, axis, reverse: (
-    bind(cumsum_p, ops.moveaxis(vals[0], dims[0], 0), axis=axis + 1, reverse=reverse), 0)
+vmap_rules[cumsum_p] = partial(running_batch, cumsum_p)
 transpose_rules[cumsum_p] = lambda ct, x, *, axis, reverse: [
     bind(cumsum_p, ct, axis=axis, reverse=not reverse)]
 
 
-def cumsum(x, axis=None):
-    """refimpl's cumsum, binding the copy."""
-    if axis is None:
-        x, axis = refimpl_numpy.reshape(x, (-1,)), 0
-    return bind(cumsum_p, x, axis=axis % len(aval_of(x).shape), reverse=False)
-
-
-numpy = refimpl_numpy_with(cumsum=cumsum)
+numpy = refimpl_numpy_with(cumsum=bound_cumsum(cumsum_p))

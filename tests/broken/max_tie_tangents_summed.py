@@ -11,12 +11,14 @@ primitive with this rule.
 Family: kink.  Smallest input: `jvp(numpy.max, (np.ones(2),), (np.ones(2),))`.
 """
 
+from functools import partial
+
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
 from refimpl.core import aval_of, bind
 from refimpl.jvp import jvp_rules
-from refimpl.vmap import vmap_rules
+from refimpl.vmap import reduction_batch, vmap_rules
 from tests.broken import Witness, bound_reduction, refimpl_numpy_with, structural_copy
 
 FAMILY = "kink"
@@ -39,8 +41,7 @@ def _max_jvp(primals, tangents, *, axes):
 
 
 jvp_rules[reduce_max_p] = _max_jvp
-vmap_rules[reduce_max_p] = lambda size, vals, dims, *, axes: (
-    bind(reduce_max_p, ops.moveaxis(vals[0], dims[0], 0), axes=tuple(a + 1 for a in axes)), 0)
+vmap_rules[reduce_max_p] = partial(reduction_batch, reduce_max_p)
 
 
 numpy = refimpl_numpy_with(max=bound_reduction(reduce_max_p))

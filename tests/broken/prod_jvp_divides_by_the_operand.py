@@ -10,6 +10,8 @@ over refimpl: `numpy.prod` binds a primitive of its own with this rule.
 Family: kink.  Smallest input: `jvp(numpy.prod, (np.zeros(2),), (np.ones(2),))`.
 """
 
+from functools import partial
+
 import numpy as np
 
 import refimpl
@@ -17,7 +19,7 @@ from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # 
 from refimpl import primitives as P
 from refimpl.core import Primitive, aval_of, bind
 from refimpl.jvp import jvp_rules
-from refimpl.vmap import vmap_rules
+from refimpl.vmap import reduction_batch, vmap_rules
 from tests.broken import Witness, bound_reduction, refimpl_numpy_with
 
 FAMILY = "kink"
@@ -42,7 +44,6 @@ def _prod_jvp(primals, tangents, *, axes):
 
 
 jvp_rules[reduce_prod_p] = _prod_jvp
-vmap_rules[reduce_prod_p] = lambda size, vals, dims, *, axes: (
-    bind(reduce_prod_p, ops.moveaxis(vals[0], dims[0], 0), axes=tuple(a + 1 for a in axes)), 0)
+vmap_rules[reduce_prod_p] = partial(reduction_batch, reduce_prod_p)
 
 numpy = refimpl_numpy_with(prod=bound_reduction(reduce_prod_p))
