@@ -264,8 +264,7 @@ class _Numpy:
         """NumPy's prod: torch.prod takes one dim at a time, so several are taken in turn
         (the last first, so the earlier dims keep their numbers)."""
         x = _tensor(x)
-        dims = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-        for dim in sorted((d % x.ndim for d in dims), reverse=True):
+        for dim in sorted((d % x.ndim for d in _dims(x, axis)), reverse=True):
             x = torch.prod(x, dim=dim, keepdim=keepdims)
         return x
 
@@ -273,8 +272,7 @@ class _Numpy:
     def flip(x, axis=None):
         """NumPy's flip: None reverses every axis."""
         x = _tensor(x)
-        dims = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-        return torch.flip(x, tuple(dims))
+        return torch.flip(x, _dims(x, axis))
 
     @staticmethod
     def swapaxes(x, axis1, axis2):
@@ -326,11 +324,18 @@ class _Numpy:
 
 
 
+def _dims(x, axis) -> tuple[int, ...]:
+    """NumPy's `axis` (None: every axis; an int; a tuple) as torch's tuple of dims."""
+    if axis is None:
+        return tuple(range(x.ndim))
+    return (axis,) if isinstance(axis, int) else tuple(axis)
+
+
 def _reduce(reduction, x, axis, keepdims):
     """A torch reduction over NumPy's `axis`: None reduces every axis, () none."""
     x = _tensor(x)
-    dims = tuple(range(x.ndim)) if axis is None else (axis,) if isinstance(axis, int) else axis
-    return reduction(x, dim=tuple(dims), keepdim=keepdims) if dims else x.clone()
+    dims = _dims(x, axis)
+    return reduction(x, dim=dims, keepdim=keepdims) if dims else x.clone()
 
 
 # The contract's functions whose torch function has NumPy's meaning, given tensors.
