@@ -43,21 +43,23 @@ GRIDS = {
 }
 
 
-def _errors(name: str, xs: np.ndarray) -> tuple[float, ...]:
-    """The worst error of the value, the first derivative in reverse and in forward
-    mode, and the second derivative."""
+def _errors(name: str, *operands: np.ndarray) -> tuple[float, ...]:
+    """The worst error of the value, the first derivative (in the first operand) in
+    reverse and in forward mode, and the second derivative."""
     mlx_f, jax_f = getattr(mx, name), getattr(jnp, name)
     mlx_grad = mx.vmap(mx.grad(mlx_f))
-    mlx_jvp = lambda x: mx.jvp(mlx_f, [x], [mx.ones_like(x)])[1][0]  # noqa: E731
+    mlx_jvp = lambda x, *rest: mx.jvp(  # noqa: E731
+        mlx_f, [x, *rest], [mx.ones_like(x), *map(mx.zeros_like, rest)])[1][0]
     mlx_second = mx.vmap(mx.grad(mx.grad(mlx_f)))
     jax_first, jax_second = jax.vmap(jax.grad(jax_f)), jax.vmap(jax.grad(jax.grad(jax_f)))
-    x_mlx, x_jax = mx.array(xs, dtype=mx.float64), jnp.asarray(xs)
+    x_mlx = [mx.array(x, dtype=mx.float64) for x in operands]
+    x_jax = [jnp.asarray(x) for x in operands]
     pairs = [(mlx_f, jax_f), (mlx_grad, jax_first), (mlx_jvp, jax_first),
              (mlx_second, jax_second)]
     worst = []
     for mine, theirs in pairs:
-        got = np.asarray(mine(x_mlx), dtype=np.float64)
-        want = np.asarray(theirs(x_jax), dtype=np.float64)
+        got = np.asarray(mine(*x_mlx), dtype=np.float64)
+        want = np.asarray(theirs(*x_jax), dtype=np.float64)
         worst.append(float(np.max(np.abs(got - want) / (1.0 + np.abs(want)))))
     return tuple(worst)
 
@@ -65,24 +67,6 @@ def _errors(name: str, xs: np.ndarray) -> tuple[float, ...]:
 # The two-operand operations MLX computes through a float32 kernel, each on a
 # square grid of both operands (points per side: the square root of --points).
 BINARY_GRIDS = {"logaddexp": (-100.0, 100.0)}
-
-
-def _binary_errors(name: str, xs: np.ndarray, ys: np.ndarray) -> tuple[float, ...]:
-    """As `_errors`, with the derivatives taken in the first operand."""
-    mlx_f, jax_f = getattr(mx, name), getattr(jnp, name)
-    mlx_grad = mx.vmap(mx.grad(mlx_f))
-    mlx_jvp = lambda x, y: mx.jvp(mlx_f, [x, y], [mx.ones_like(x), mx.zeros_like(y)])[1][0]  # noqa: E731,E501
-    mlx_second = mx.vmap(mx.grad(mx.grad(mlx_f)))
-    jax_first, jax_second = jax.vmap(jax.grad(jax_f)), jax.vmap(jax.grad(jax.grad(jax_f)))
-    pairs = [(mlx_f, jax_f), (mlx_grad, jax_first), (mlx_jvp, jax_first),
-             (mlx_second, jax_second)]
-    worst = []
-    for mine, theirs in pairs:
-        got = np.asarray(mine(mx.array(xs, dtype=mx.float64), mx.array(ys, dtype=mx.float64)),
-                         dtype=np.float64)
-        want = np.asarray(theirs(jnp.asarray(xs), jnp.asarray(ys)), dtype=np.float64)
-        worst.append(float(np.max(np.abs(got - want) / (1.0 + np.abs(want)))))
-    return tuple(worst)
 
 
 def main() -> None:
@@ -101,7 +85,7 @@ def main() -> None:
     side = int(np.sqrt(args.points))
     for name, (low, high) in BINARY_GRIDS.items():
         xs, ys = (grid.ravel() for grid in np.meshgrid(*[np.linspace(low, high, side)] * 2))
-        errors = _binary_errors(name, xs, ys)
+        errors = _errors(name, xs, ys)
         print(f"| {name} | " + " | ".join(f"{e:.2g}" for e in errors) + " |")
 
 
