@@ -1,8 +1,9 @@
 """refimpl: the reference implementation of jaxcheck, a compact mini-JAX.
 
 The SUT surface (see docs/sut-api.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
-`make_jaxpr`, and the `numpy` and `lax` namespaces.  Each module imports only
-the ones above it in this list, which is also the order to read them in:
+`linearize`, `jacfwd`, `jacrev`, `hessian`, `make_jaxpr`, and the `numpy`
+and `lax` namespaces.  Each module imports only the ones above it in this
+list, which is also the order to read them in:
 
 - `core`: abstract values, `Primitive`, tracers, interpreters, `bind` (which
   hands every op to the current interpreter), and the errors users see.
@@ -24,6 +25,8 @@ the ones above it in this list, which is also the order to read them in:
 - `linearize`: partial evaluation, the first half of reverse mode.
 - `transpose`: the backward pass and `transpose_rules`; `vjp` and `grad`.
 - `vmap`: the batching interpreter and `vmap_rules`.
+- `jacobians`: `linearize`, `jacfwd`, `jacrev` and `hessian`, built from
+  `jvp`, `vjp` and `vmap` as JAX builds them.
 - `compiler`: a program compiled to one Python function of NumPy calls.
 - `jit`: the `jit` primitive, its cache and its rules.
 - `export`: shape-polymorphic staging, `export(f)(ShapeDtypeStruct(...))`.
@@ -34,6 +37,7 @@ from . import export, lax, numpy
 from .core import ConcretizationError, ShapeDtypeStruct, ShapeError, UnexpectedTracerError
 from .dims import InconclusiveDimensionError
 from .ir import IRTypeError, jaxpr_cost
+from .jacobians import hessian, jacfwd, jacrev, linearize
 from .jit import jit
 from .jvp import jvp
 from .staging import make_jaxpr
@@ -48,7 +52,8 @@ __version__ = "0.1.0"
 # each (JAX's, which costs twice the comparisons), and says so: tie_convention;
 # its clip, composed of the two, follows it at a bound: clip_convention.
 __sut_unsupported__ = frozenset({"while_loop_reverse", "tie_convention", "clip_convention"})
-__all__ = ["jvp", "vjp", "grad", "vmap", "jit", "make_jaxpr", "numpy", "lax", "export",
+__all__ = ["jvp", "vjp", "grad", "vmap", "jit", "linearize", "jacfwd", "jacrev", "hessian",
+           "make_jaxpr", "numpy", "lax", "export",
            "ShapeDtypeStruct", "InconclusiveDimensionError",
            "ConcretizationError", "ShapeError", "UnexpectedTracerError", "IRTypeError",
            "jaxpr_cost"]

@@ -13,6 +13,7 @@ one per iteration) and a linear part, whose transpose is a `cond` of
 transposed branches or a `scan` run backwards.  Reverse mode through
 `while_loop` is an error, as in JAX (the trip count is unknown, so per-iteration
 residuals cannot be saved): use `fori_loop` with static bounds or `scan`.
+`linearize` through it works, as in JAX: the tangent loop is staged whole.
 Tests: tests/refimpl/test_refimpl_control.py.
 """
 import numpy as np
@@ -32,8 +33,8 @@ from .vmap import size_inputs, to_front, vmap_jaxpr, vmap_rules
 
 cond_p = primitive("cond", multiple_results=True)
 scan_p = primitive("scan", multiple_results=True)
-# Reverse mode refuses while (see above), so no tangent reaches a transpose rule.
-while_p = primitive("while", multiple_results=True, transposable=False)
+# Reverse mode refuses while (see above): its transpose rule says so.
+while_p = primitive("while", multiple_results=True)
 
 
 def _type_error(msg):
@@ -592,10 +593,49 @@ def _masked_loop(cond_v, body_v, n_cc, n_bc):
 vmap_rules[while_p] = _while_vmap
 
 
-def _while_partial_eval(lin, args, **params):
-    raise _type_error("Reverse-mode differentiation does not work for lax.while_loop (its trip "
-                      "count is unknown, so the values of each iteration cannot be saved). "
-                      "Use lax.fori_loop with Python-int bounds, or lax.scan.")
+REVERSE_WHILE = ("Reverse-mode differentiation does not work for lax.while_loop (its trip count "
+                 "is unknown, so the values of each iteration cannot be saved). Use "
+                 "lax.fori_loop with Python-int bounds, or lax.scan.")
 
 
+def _while_partial_eval(lin, args, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    """Forward mode staged (`linearize`), as JAX does it: the known carries run now,
+    on a loop of the body's known part; the unknown ones (the tangents) come from
+    the whole loop staged into the linear program, recomputing the known ones.
+    That program evaluates (linearize's `f_jvp`) but does not transpose: reverse
+    mode stays refused: here, naming the user's loop, when the linear program is
+    for reverse mode, and by `_while_transpose` in a program split for a
+    construct around the loop (as JAX refuses it)."""
+    if lin.reverse:
+        raise _type_error(REVERSE_WHILE)
+    cc_uk, bc_uk, carry_uk = _while_split([lin.owns(x) for x in args], cond_nconsts,
+                                          body_nconsts)
+
+    def step(carry):
+        split = partial_eval_jaxpr(body_jaxpr, tuple(bc_uk) + carry, carry)
+        return split[3], split
+
+    carry_uk, (known_body, _, n_res, _) = carry_fixpoint(step, carry_uk)
+    known_cond, _, _, cond_uk = partial_eval_jaxpr(cond_jaxpr, tuple(cc_uk) + carry_uk, (False,))
+    if any(cc_uk) or cond_uk[0]:
+        raise _type_error("lax.while_loop: the condition depends on a tangent value")
+    cc, bc, carry = _while_split(list(args), cond_nconsts, body_nconsts)
+    known_bc = [b for b, u in zip(bc, bc_uk) if not u]
+    with using(lin.prev):
+        known = bind(while_p, *cc, *known_bc, *[c for c, u in zip(carry, carry_uk) if not u],
+                     cond_jaxpr=Jaxpr(known_cond.invars, known_cond.eqns, known_cond.outvars[:1]),
+                     body_jaxpr=Jaxpr(known_body.invars, known_body.eqns,
+                                      known_body.outvars[:len(known_body.outvars) - n_res]),
+                     cond_nconsts=len(cc), body_nconsts=len(known_bc))
+    whole = lin.emit(while_p, [lin.atom(x) for x in args],
+                     dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr,
+                          cond_nconsts=cond_nconsts, body_nconsts=body_nconsts))
+    return merge(carry_uk, known, [o for o, u in zip(whole, carry_uk) if u])
+
+
+def _while_transpose(cts, *args, **params):
+    raise _type_error(REVERSE_WHILE)
+
+
+transpose_rules[while_p] = _while_transpose
 partial_eval_rules[while_p] = _while_partial_eval

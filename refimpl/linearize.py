@@ -30,8 +30,12 @@ class PartialStaging(Staging):
 
     knows_dims = False  # its tracers are tangents; dimensions come from `prev`
 
-    def __init__(self, prev):
-        super().__init__(prev, "the linear (tangent) part of grad/vjp")
+    def __init__(self, prev, reverse=True):
+        super().__init__(prev, "the linear (tangent) part of " + ("grad/vjp" if reverse
+                                                                  else "linearize"))
+        # The linear program will be transposed: a rule may refuse what only
+        # evaluates (a while loop), where the user's line is still on the stack.
+        self.reverse = reverse
 
     def process(self, prim, args, params):
         if not any(self.owns(x) for x in args):
@@ -46,10 +50,11 @@ class PartialStaging(Staging):
         return x if self.owns(x) else StagedTracer(self, self.atom(x))
 
 
-def linearize_flat(fun, primals):
+def linearize_flat(fun, primals, reverse=True):
     """`(primal outs, linear program, residuals)`; the program's inputs are
-    the residuals then one tangent per primal, its outputs the out tangents."""
-    lin = PartialStaging(core.current)
+    the residuals then one tangent per primal, its outputs the out tangents.
+    `reverse`: the program is for reverse mode (vjp), not only evaluated."""
+    lin = PartialStaging(core.current, reverse)
     tangents = [lin.new_arg(core.aval_of(p)) for p in primals]
     try:
         outs, outs_t = JVPInterpreter(lin).run(fun, primals, tangents)
@@ -76,7 +81,9 @@ def partial_eval_jaxpr(jaxpr, unknowns, instantiate):
     out = {}
 
     def known_fun(*known_in):
-        lin = PartialStaging(core.current)
+        # A split program may only be evaluated (linearize); reverse mode's
+        # refusals in it come from transpose rules.
+        lin = PartialStaging(core.current, reverse=False)
         it = iter(known_in)
         ins = [lin.new_arg(a) if uk else next(it) for a, uk in zip(jaxpr.in_avals, unknowns)]
         try:
