@@ -74,7 +74,7 @@ STRATEGIES = {
     "packed_cases": lambda: pytrees.packed_cases(VOCABULARY),
     "vmap_packed_cases": lambda: pytrees.vmap_packed_cases(VOCABULARY),
     "stack_cases": lambda: stacks.stack_cases(stacks.stack_programs(VOCABULARY),
-                                              kinds=stacks.ORDER, max_layers=3),
+                                              kinds=stacks.CORE, max_layers=3),
 }
 
 

@@ -135,7 +135,7 @@ def main(argv=None) -> int:
     kinds = [
         ("programs", cases.program_cases(VOCABULARY), program_sources),
         ("programs(reverse)", cases.program_cases(VOCABULARY, reverse=True), program_sources),
-        ("stacks", stacks.stack_cases(stacks.stack_programs(VOCABULARY), kinds=stacks.ORDER,
+        ("stacks", stacks.stack_cases(stacks.stack_programs(VOCABULARY), kinds=stacks.CORE,
                                       max_layers=3), stack_sources),
         ("packed", pytree_cases.packed_cases(VOCABULARY), packed_sources),
         ("symbolic", symbolic.symbolic_cases(VOCABULARY), symbolic_sources),

@@ -18,7 +18,7 @@ from oracles.inflight import InFlight
 from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
 from strategies.conventions import FEATURES as CONVENTION_FEATURES
 from strategies.opspec import CONTRACT_NUMPY, OPTIONAL_NUMPY
-from strategies.transformations import TRANSFORMATIONS
+from strategies.transformations import DERIVED, TRANSFORMATIONS
 
 ALIASES = {"refimpl": "refimpl", "jax": "jax"}
 
@@ -48,11 +48,12 @@ CONTRACT = {
     "lax": ("cond", "fori_loop", "scan", "while_loop"),
 }
 
-# The contract's names an SUT may lack without declaring them (the operation
-# table's optional rows): jaxcheck sets them unsupported for it, as it does
-# for the optional parts below, and the run's header says which it left out.
+# The contract's names an SUT may lack without declaring them (the derived
+# transformations and the operation table's optional rows): jaxcheck sets them
+# unsupported for it, as it does for the optional parts below, and the run's
+# header says which it left out.
 # Names join the contract this way, so that a shim that worked still works.
-OPTIONAL_NAMES = {"numpy": OPTIONAL_NUMPY}
+OPTIONAL_NAMES = {"": DERIVED, "numpy": OPTIONAL_NUMPY}
 
 # The SUT's own top-level attributes the contract names: functions, then namespaces.
 ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace))

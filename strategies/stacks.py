@@ -25,12 +25,20 @@ layer):
 
     jit      <c, g(z)>                                   (the inner meaning)
     vmap     sum_i <c_i, g(z_i)>                          (a loop over the batch)
-    jvp      <c1, g(z)> + d/de <c2, g(z + e t)>
+    jvp      <c1, g(z)> + d/de <c2, g(z + e t)>           (linearize: the same)
     vjp      <c1, g(z)> + d/de <u, g(z + e c2)>           (<c2, J^T u> = <u, J c2>)
     grad     d/de <w, g(z + e c)>                         (c on the differentiated inputs)
+    jacfwd   sum_b d/de <c[.., b], g(z + e unit_b)>       (b over the elements of the
+                                                           differentiated inputs; jacrev too)
+    hessian  jacfwd of jacrev, with two parameters
 
 `oracles.finite_diff.mixed` evaluates each term with central differences,
-so stacks hold at most `MAX_DERIVATIVES` = 2 derivative layers.
+so stacks hold at most `MAX_DERIVATIVES` = 2 orders of derivatives (a
+hessian layer takes both).  A Jacobian's meaning has a term per element of
+the input it differentiates, so the derived transformations (`linearize`,
+`jacfwd`, `jacrev`, `hessian`) are drawn by `tests/test_jacobians.py` over
+programs with small inputs (`JACOBIAN_PROGRAMS`), each stack featuring one
+of them; `tests/test_stacks.py` draws the others over any program.
 
 Examples shrink towards one `jit` layer over the simplest program: fewer
 layers, then earlier rows of `ORDER`, then the first option of every axis.
@@ -42,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import permutations
 from math import prod
 from typing import NamedTuple
 
@@ -55,14 +64,31 @@ from strategies.inputs import directions
 from strategies.operands import choose, index, pick
 from strategies.program import ProgramCase
 from strategies.shapes import batch_axes
-from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP, Transformation
+from strategies.shapes import input_shapes as shapes_of_inputs
+from strategies.transformations import (
+    GRAD,
+    HESSIAN,
+    JACFWD,
+    JACREV,
+    JIT,
+    JVP,
+    LINEARIZE,
+    TRANSFORMATIONS,
+    VJP,
+    VMAP,
+    Transformation,
+)
 from strategies.vocabulary import Vocabulary
 from strategies.wrappers import argnums_tuple, define, names, tuple_of
 
 # Layer names, simplest first: shrinking moves a layer towards `jit`.  Every
 # transformation of `transformations.py`, in this order of their own
 # (tests/meta/test_tables.py holds it to the table).
-ORDER = ("jit", "vmap", "jvp", "grad", "vjp")
+ORDER = ("jit", "vmap", "jvp", "grad", "vjp", "linearize", "jacfwd", "jacrev", "hessian")
+
+# The layers tests/test_stacks.py draws over programs of any size: those whose
+# meaning is one derivative per derivative layer.
+CORE = tuple(name for name in ORDER if not TRANSFORMATIONS[name].derived)
 
 # Finite differences of order 1 and 2 are trustworthy (`oracles/tolerance.py`);
 # a third derivative layer would need third differences, so none is drawn.
@@ -71,6 +97,17 @@ MAX_DERIVATIVES = 2
 # Programs under a stack have at most this many equations: three layers
 # multiply their cost.
 STACK_PROGRAMS = dict(max_eqns=10)
+
+# Programs under a derived transformation: two inputs, each of rank <= 2 and
+# sides 2 or 3, so a Jacobian's meaning has at most 9 terms per input (27 under
+# a vmap of size 3).  Two inputs, so that a tuple `argnums` has two to nest;
+# no side of 1, on which a Jacobian read in the wrong layout is still right.
+# Under a hessian, whose meaning has a second difference per pair of input
+# elements, inputs have rank <= 1: at most 36 pairs where rank 2 had 324,
+# each example a second instead of about 0.3 s, and its shrinking as much.
+JACOBIAN_PROGRAMS = dict(max_eqns=8)
+JACOBIAN_INPUTS = dict(count=2, max_rank=2, min_dim=2, max_dim=3)
+HESSIAN_INPUTS = JACOBIAN_INPUTS | dict(max_rank=1)
 
 # Programs valid at more input sets cost more to grow; batch positions beyond
 # this many reuse input sets (`_variant`), each of which is valid.
@@ -97,7 +134,7 @@ class Applied(NamedTuple):
     as_int: bool = False       # vmap: in_axes rendered as one int (all entries equal)
     out_axes: int = 0          # vmap
     size: int = 0              # vmap: batch size
-    argnums: int | tuple = 0   # grad
+    argnums: int | tuple = 0   # grad, jacfwd, jacrev, hessian
 
 
 class StackCase(NamedTuple):
@@ -137,6 +174,13 @@ class Moving:
 
     def take(self, i: int, axis: int) -> Moving:
         return Moving(tuple((m, np.take(c, i, axis=axis)) for m, c in self.parts))
+
+    def element(self, b: int, trailing: tuple[int, ...]) -> Moving:
+        """Each coefficient at flat position `b` of its last `len(trailing)` axes,
+        which have the shape `trailing`."""
+        n = len(trailing)
+        return Moving(tuple((m, c.reshape(*c.shape[:c.ndim - n], -1)[..., b])
+                            for m, c in self.parts))
 
     def at(self, eps: dict) -> np.ndarray:
         return sum(c * prod(eps.get(e, 0.0) for e in m) for m, c in self.parts)
@@ -200,6 +244,42 @@ def _grad_meaning(layer, level, sig, inner, inputs, weights, constants):
     return _derived(level, inner(moved, loss))
 
 
+def _unit(shape, b: int) -> Moving:
+    unit = np.zeros(prod(shape))
+    unit[b] = 1.0
+    return Moving.fixed(unit.reshape(shape))
+
+
+def _jacobian_terms(eps, argnums, sig, inner, inputs, weights) -> list[Term]:
+    """<weights, the Jacobians of the stage `inner` by the `argnums` inputs>: for each
+    element b of each differentiated input, the derivative along its unit
+    vector, weighted by the weights' slice at b."""
+    chosen = argnums_tuple(argnums)
+    terms = []
+    for position, i in enumerate(chosen):
+        shape = sig.inputs[i]
+        for b in range(prod(shape)):
+            moved = [x.plus(eps, _unit(shape, b)) if k == i else x for k, x in enumerate(inputs)]
+            sliced = [weights[j * len(chosen) + position].element(b, shape)
+                      for j in range(len(sig.outputs))]
+            terms += _derived(eps, inner(moved, sliced))
+    return terms
+
+
+def _jacobian_meaning(layer, level, sig, inner, inputs, weights, constants):
+    return _jacobian_terms(level, layer.argnums, sig, inner, inputs, weights)
+
+
+def _hessian_meaning(layer, level, sig, inner, inputs, weights, constants):
+    # jacfwd of jacrev: the inner Jacobian moves the parameter `level`, the
+    # outer one a second parameter of this layer, `(level, 2)`.
+    def jacobians(ys, vs):
+        return _jacobian_terms(level, layer.argnums, sig, inner, ys, vs)
+
+    return _jacobian_terms((level, 2), layer.argnums, _jacobian_signature(layer, level, sig),
+                           jacobians, inputs, weights)
+
+
 def meaning(stack: StackCase, level: int, inputs, weights) -> list[Term]:
     """The terms whose sum is `<weights, stage level (inputs)>` in NumPy."""
     sigs = stack.signatures
@@ -244,6 +324,16 @@ def _vjp_signature(layer, level, sig):
 
 def _grad_signature(layer, level, sig):
     return sig._replace(outputs=tuple(sig.inputs[i] for i in argnums_tuple(layer.argnums)))
+
+
+def _jacobian_signature(layer, level, sig):
+    chosen = argnums_tuple(layer.argnums)
+    return sig._replace(outputs=tuple((*out, *sig.inputs[i])
+                                      for out in sig.outputs for i in chosen))
+
+
+def _hessian_signature(layer, level, sig):
+    return _jacobian_signature(layer, level, _jacobian_signature(layer, level, sig))
 
 
 def signatures(case: ProgramCase, layers) -> tuple[Signature, ...]:
@@ -297,6 +387,33 @@ def _render_grad(layer, level, sig, inner_sig):
     call = f"{GRAD.call(f'loss{level}', f'argnums={layer.argnums!r}')}({_params(sig)})"
     result = call if isinstance(layer.argnums, tuple) else f"({call},)"
     return loss + "\n\n" + define(f"g{level}", sig.names, [f"return {result}"])
+
+
+def _render_linearize(layer, level, sig, inner_sig):
+    n = len(inner_sig.names)
+    return define(f"g{level}", sig.names, [
+        f"out, f_jvp = {LINEARIZE.call(f'g{level - 1}', *sig.names[:n])}",
+        f"return (*out, *f_jvp({', '.join(sig.names[n:])}))",
+    ])
+
+
+def _flat_jacobians(layer, depth: int) -> str:
+    """The Jacobians as one flat tuple: JAX nests them output, then argnum (a tuple
+    argnums), `depth` times (2 for a Hessian's argnum pairs)."""
+    if isinstance(layer.argnums, int):
+        return "tuple(jacobians)"
+    loops = " for ".join(["per_output in jacobians",
+                          *(f"a{k} in {'per_output' if k == 0 else f'a{k - 1}'}"
+                            for k in range(depth))])
+    return f"tuple(a{depth - 1} for {loops})"
+
+
+def _jacobian_renderer(transformation: Transformation, depth: int) -> Callable:
+    def render(layer, level, sig, inner_sig):
+        applied = transformation.call(f"g{level - 1}", f"argnums={layer.argnums!r}")
+        return define(f"g{level}", sig.names, [f"jacobians = {applied}({_params(sig)})",
+                                               f"return {_flat_jacobians(layer, depth)}"])
+    return render
 
 
 def _render_stage0(case: ProgramCase, sig: Signature) -> str:
@@ -419,64 +536,104 @@ def _draw_argnums(draw, level: int, count: int) -> int | tuple[int, ...]:
     return chosen or (index(draw, count, label=f"layer {level}: argnum"),)
 
 
-def _draw_names(draw, count: int, kinds: tuple[str, ...]) -> list[str]:
+def _draw_jacobian_argnums(draw, level: int, count: int) -> int | tuple[int, ...]:
+    """An int, a pair of distinct positions in either order, or one position in a
+    tuple: a pair is where a Jacobian's nesting (and its order) can go wrong, so
+    it is drawn a third of the time with two inputs, where `_draw_argnums`
+    draws both of them one time in eight.  Shrinks towards 0."""
+    options = [*range(count), *permutations(range(count), 2), *((i,) for i in range(count))]
+    return choose(draw, options, label=f"layer {level}: argnums")
+
+
+def _draw_names(draw, count: int, kinds: tuple[str, ...],
+                featuring: tuple[str, ...] = ()) -> list[str]:
+    """`count` layer names from `kinds`, at most `MAX_DERIVATIVES` orders of
+    derivatives in all; with `featuring`, one drawn position holds one of those."""
+    featured = position = None
+    if featuring:
+        featured = choose(draw, featuring, label="featured layer")
+        position = index(draw, count, label="featured layer: position")
     chosen = []
-    for _ in range(count):
-        derivatives = sum(LAYERS[n].derivative for n in chosen)
-        chosen.append(pick(draw, kinds, lambda n, d=derivatives:
-                           not LAYERS[n].derivative or d < MAX_DERIVATIVES))
+    for k in range(count):
+        if k == position:
+            chosen.append(featured)
+            continue
+        orders = sum(LAYERS[n].order for n in chosen)
+        orders += LAYERS[featured].order if featured and k < position else 0
+        chosen.append(pick(draw, kinds, lambda n, d=orders: LAYERS[n].order + d <= MAX_DERIVATIVES))
     return chosen
 
 
-def _check(min_layers, max_layers, kinds):
+def _check(min_layers, max_layers, kinds, featuring):
     if not 1 <= min_layers <= max_layers <= 3:
         raise InvalidArgument(f"min_layers={min_layers}, max_layers={max_layers} must satisfy "
                               "1 <= min_layers <= max_layers <= 3")
     unknown = [k for k in kinds if k not in LAYERS]
     if unknown or not kinds:
         raise InvalidArgument(f"kinds={kinds!r} must be a non-empty subset of {ORDER}")
+    if not set(featuring) <= set(kinds):
+        raise InvalidArgument(f"featuring={featuring!r} must be a subset of kinds={kinds!r}")
     if all(LAYERS[k].derivative for k in kinds) and max_layers > MAX_DERIVATIVES:
         raise InvalidArgument(f"kinds={kinds!r} has only derivative layers, and at most "
                               f"{MAX_DERIVATIVES} may stack: use max_layers<={MAX_DERIVATIVES}")
 
 
-def stack_programs(vocabulary: Vocabulary) -> Callable[[int, bool], st.SearchStrategy]:
-    """`programs(variants, reverse)` for `stack_cases`: the SUT's programs, valid at
-    `variants` input sets, differentiable in reverse mode if `reverse`, up to 10
-    equations."""
-    def programs(variants: int, reverse: bool):
+def stack_programs(vocabulary: Vocabulary) -> Callable[[int, bool, bool], st.SearchStrategy]:
+    """`programs(variants, reverse, second)` for `stack_cases`: the SUT's programs,
+    valid at `variants` input sets, differentiable in reverse mode if `reverse`,
+    up to 10 equations (`second`, a layer that differentiates twice, is the
+    concern of `jacobian_programs`)."""
+    def programs(variants: int, reverse: bool, second: bool):
         return program_cases(vocabulary, variants=variants, reverse=reverse, **STACK_PROGRAMS)
 
     return programs
 
 
+def jacobian_programs(vocabulary: Vocabulary) -> Callable[[int, bool, bool], st.SearchStrategy]:
+    """`stack_programs` for stacks that feature a derived transformation: up to 8
+    equations over two inputs of `JACOBIAN_INPUTS`' small shapes
+    (`HESSIAN_INPUTS`' under a layer that differentiates twice)."""
+    shapes = {second: shapes_of_inputs(**(HESSIAN_INPUTS if second else JACOBIAN_INPUTS)).map(
+        lambda drawn: drawn.shapes) for second in (False, True)}
+
+    def programs(variants: int, reverse: bool, second: bool):
+        return program_cases(vocabulary, variants=variants, reverse=reverse,
+                             input_shapes=shapes[second], **JACOBIAN_PROGRAMS)
+
+    return programs
+
+
 @st.composite
-def stack_cases(draw, programs: Callable[[int, bool], st.SearchStrategy[ProgramCase]], *,
-                kinds: tuple[str, ...] = ORDER, min_layers: int = 1,
-                max_layers: int = 3) -> StackCase:
+def stack_cases(draw, programs: Callable[[int, bool, bool], st.SearchStrategy[ProgramCase]], *,
+                kinds: tuple[str, ...] = CORE, min_layers: int = 1,
+                max_layers: int = 3, featuring: tuple[str, ...] = ()) -> StackCase:
     """A `StackCase`: `min_layers..max_layers` layers (default 1-3) over a drawn program.
 
-    * `programs(variants, reverse)` is the strategy for programs valid at
-      `variants` input sets (one per batch position of the vmap layers, up
-      to 8), and differentiable in reverse mode if `reverse` (the stack has
-      a grad or vjp layer);
-    * layers come from `kinds` (default all of `ORDER`), with at most
-      `MAX_DERIVATIVES` of jvp, grad and vjp in one stack;
+    * `programs(variants, reverse, second)` is the strategy for programs
+      valid at `variants` input sets (one per batch position of the vmap
+      layers, up to 8), differentiable in reverse mode if `reverse` (the
+      stack has a grad or vjp layer), under a layer that differentiates
+      twice if `second` (a hessian);
+    * layers come from `kinds` (default `CORE`), with at most
+      `MAX_DERIVATIVES` orders of derivatives in one stack; with `featuring`
+      (some of `kinds`), one layer is one of those;
     * vmap layers have batch size 2-3, each input mapped on a valid axis or
       not (one at least is mapped), and an out_axes valid for every output;
-    * grad layers differentiate a drawn `argnums` of `sum_j <w_j, out_j>`.
+    * grad layers differentiate a drawn `argnums` of `sum_j <w_j, out_j>`,
+      and jacfwd, jacrev and hessian layers by a drawn `argnums`.
 
     Examples shrink towards one `jit` layer over the simplest program.
     """
     kinds = tuple(k for k in ORDER if k in kinds)
-    _check(min_layers, max_layers, kinds)
+    _check(min_layers, max_layers, kinds, featuring)
     count = draw(st.integers(min_layers, max_layers), label="layers")
-    chosen = _draw_names(draw, count, kinds)
+    chosen = _draw_names(draw, count, kinds, tuple(k for k in ORDER if k in featuring))
     sizes = [draw(st.integers(2, 3), label=f"layer {k}: batch size") if n == "vmap" else 0
              for k, n in enumerate(chosen, 1)]
     variants = min(MAX_VARIANTS, prod(s for s in sizes if s))
     reverse = any(LAYERS[n].reverse for n in chosen)
-    case = draw(programs(variants, reverse), label="program")
+    second = any(LAYERS[n].order > 1 for n in chosen)
+    case = draw(programs(variants, reverse, second), label="program")
     layers, sig = [], signatures(case, ())[0]
     for level, (name, size) in enumerate(zip(chosen, sizes), 1):
         layers.append(_draw_layer(draw, name, level, sig, size))
@@ -490,6 +647,8 @@ def _draw_layer(draw, name: str, level: int, sig: Signature, size: int) -> Appli
         return _draw_vmap(draw, level, sig, size)
     if name == "grad":
         return Applied("grad", argnums=_draw_argnums(draw, level, len(sig.inputs)))
+    if name in ("jacfwd", "jacrev", "hessian"):
+        return Applied(name, argnums=_draw_jacobian_argnums(draw, level, len(sig.inputs)))
     return Applied(name)
 
 
@@ -521,9 +680,9 @@ def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...]) -> StackC
 class Layer:
     """One transformation: its signature, its source, its per-layer check, its meaning.
 
-    * ``transformation``: its row of `transformations.py`, whose ``derivative``
-      (at most `MAX_DERIVATIVES` derivative layers stack) and ``reverse`` (the
-      program must allow reverse mode) the layer has too;
+    * ``transformation``: its row of `transformations.py`, whose ``order``
+      (at most `MAX_DERIVATIVES` orders of derivatives stack), ``reverse`` (the
+      program must allow reverse mode) and ``derived`` the layer has too;
     * ``signature(applied, level, inner)`` is the stage's `Signature`;
     * ``render(applied, level, sig, inner)`` defines `g{level}` from `g{level-1}`;
     * ``check`` is what the layer is held to on its own: `IDENTITY_CHECK`,
@@ -540,8 +699,10 @@ class Layer:
     meaning: Callable
 
     name = property(lambda self: self.transformation.name)
+    order = property(lambda self: self.transformation.order)
     derivative = property(lambda self: self.transformation.derivative)
     reverse = property(lambda self: self.transformation.reverse)
+    derived = property(lambda self: self.transformation.derived)
 
 
 LAYERS = {layer.name: layer for layer in [
@@ -550,4 +711,11 @@ LAYERS = {layer.name: layer for layer in [
     Layer(JVP, _jvp_signature, _render_jvp, MEANING_CHECK, _jvp_meaning),
     Layer(GRAD, _grad_signature, _render_grad, MEANING_CHECK, _grad_meaning),
     Layer(VJP, _vjp_signature, _render_vjp, MEANING_CHECK, _vjp_meaning),
+    Layer(LINEARIZE, _jvp_signature, _render_linearize, MEANING_CHECK, _jvp_meaning),
+    Layer(JACFWD, _jacobian_signature, _jacobian_renderer(JACFWD, 1), MEANING_CHECK,
+          _jacobian_meaning),
+    Layer(JACREV, _jacobian_signature, _jacobian_renderer(JACREV, 1), MEANING_CHECK,
+          _jacobian_meaning),
+    Layer(HESSIAN, _hessian_signature, _jacobian_renderer(HESSIAN, 2), MEANING_CHECK,
+          _hessian_meaning),
 ]}

@@ -1,0 +1,38 @@
+"""linearize, jacfwd, jacrev and hessian, each as a layer of a stack, against its meaning.
+
+JAX builds these four from `jvp`, `vjp` and `vmap`, and so may an SUT: the
+bugs they hide are in what the building adds (the basis of tangents or
+cotangents, the axes of the result, the nesting for several outputs and a
+tuple `argnums`, the tangent program `linearize` stages once).  A drawn
+stack features one of them, alone or with one more layer of any kind inside
+or outside it (`vmap(jacrev(f))`, `jacfwd(jit(f))`, `linearize(grad(f))`),
+and each layer is held to its row of `stacks.LAYERS` as in
+`tests/test_stacks.py`: a Jacobian, projected on random weights, equals the
+sum over its input's elements of the derivatives along each unit vector,
+by central finite differences, and a Hessian the double sum of second
+differences.  That meaning has a term per input element, so the programs
+are small (`stacks.JACOBIAN_PROGRAMS`).  The whole stack is then held to
+the reference SUT.
+"""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracles.stack_layers import check_stack
+from strategies import stacks
+
+
+@given(data=st.data())
+def test_jacobians_and_linearize_match_their_meaning_and_reference(sut, reference, vocabulary,
+                                                                    data):
+    """A stack featuring linearize, jacfwd, jacrev or hessian matches its meaning."""
+    featured = tuple(k for k in stacks.ORDER if stacks.LAYERS[k].derived and sut.supports(k))
+    if not featured:
+        pytest.skip(sut.lacking([k for k in stacks.ORDER if stacks.LAYERS[k].derived]))
+    kinds = tuple(k for k in stacks.ORDER if sut.supports(k))
+    plain = any(not stacks.LAYERS[k].derivative for k in kinds)
+    stack = data.draw(stacks.stack_cases(stacks.jacobian_programs(vocabulary), kinds=kinds,
+                                         featuring=featured, max_layers=2 if plain else 1),
+                      label="stack")
+    check_stack(sut, reference, stack)
