@@ -43,6 +43,8 @@ FAMILIES = {
     "pytree": "the order of a pytree's leaves",
     "nesting": "one transformation inside another: perturbation confusion",
     "refusal": "a call the contract says must raise returns a value instead",
+    "derived": "a transformation built from the others (linearize, jacfwd, jacrev, hessian): "
+               "its basis, the axes of its result, its nesting",
 }
 
 
@@ -50,9 +52,9 @@ class Witness(NamedTuple):
     """The smallest input that shows a shim's bug, as data.
 
     `call` is one Python expression over the contract's names (`jvp vjp grad
-    vmap jit numpy lax`, and `np` for NumPy), evaluated once with the shim's
-    and once with refimpl's; `shows` says how the two must differ:
-    "value" (both return, the values differ), "refusal" (refimpl raises, the
+    vmap jit linearize jacfwd jacrev hessian numpy lax`, and `np` for NumPy),
+    evaluated once with the shim's and once with refimpl's; `shows` says how
+    the two must differ: "value" (both return, the values differ), "refusal" (refimpl raises, the
     shim returns), "error" (the shim raises, refimpl returns), or "cost"
     (`call` names a family of `oracles.cost.FAMILIES` whose grad work grows
     super-linearly on the shim and linearly on refimpl).

@@ -55,6 +55,7 @@ from tests import (
     test_errors,
     test_grad,
     test_identities,
+    test_jacobians,
     test_jit,
     test_jvp,
     test_long_programs,
@@ -136,6 +137,13 @@ CATCHES = [
       for t in ("jvp", "grad", "vjp")],
     Catch("tests.broken.vmap_of_jit_ignores_out_axes",
           test_identities.test_jit_commutes_with, "vmap"),
+    # The derived transformations, each featured in a stack over small programs.
+    *[Catch(f"tests.broken.{shim}",
+            test_jacobians.test_jacobians_and_linearize_match_their_meaning_and_reference,
+            shrinks=BOUNDED)
+      for shim in ("jacrev_rows_as_columns", "jacfwd_nests_argnums_outside",
+                   "hessian_cross_blocks_zero", "linearize_drops_later_tangents",
+                   "jacfwd_basis_in_column_major_order")],
     # Python control flow, and what a correct SUT must refuse.
     Catch("tests.broken.jit_follows_one_branch",
           test_python_control_flow.test_jit_refuses_a_python_branch_on_a_traced_value,

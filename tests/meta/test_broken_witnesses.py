@@ -25,13 +25,13 @@ import pytest
 import refimpl
 from oracles import cost
 from oracles.cost_bounds import GROWTH_LINEAR
-from oracles.sut import resolve
+from oracles.sut import ATTRIBUTES, resolve
 from tests.broken import FAMILIES, SHOWS
 
 BROKEN = Path(__file__).resolve().parents[1] / "broken"
 # The shims; `__init__` and `over_jax` are what shims are built from.
 SHIMS = sorted(p.stem for p in BROKEN.glob("*.py") if p.stem not in ("__init__", "over_jax"))
-NAMES = ("jvp", "vjp", "grad", "vmap", "jit", "numpy", "lax", "export", "ShapeDtypeStruct")
+NAMES = (*ATTRIBUTES, "export", "ShapeDtypeStruct")
 # A float32 step inside a float64 computation errs by about 1e-8 relative: the
 # comparison must be finer than that, and coarser than rounding (1e-16).
 RTOL, ATOL = 1e-10, 1e-12
