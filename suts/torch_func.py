@@ -3,7 +3,9 @@
 The contract is docs/sut-api.md; this module maps it onto torch and adds no
 differentiation or batching of its own, so what the suite finds is torch's.
 
-* `jvp`, `vjp`, `grad`, `vmap` are `torch.func.jvp`, `vjp`, `grad`, `vmap`.
+* `jvp`, `vjp`, `grad`, `vmap` are `torch.func.jvp`, `vjp`, `grad`, `vmap`,
+  and the contract's optional `linearize`, `jacfwd`, `jacrev`, `hessian` are
+  `torch.func`'s functions of those names.
   JAX's `in_axes`/`out_axes` are `in_dims`/`out_dims` (the same pytree-prefix
   rules); dict prefixes are re-ordered to the argument's key order, since
   torch's pytrees compare dicts in insertion order where JAX sorts the keys.
@@ -216,6 +218,46 @@ def vmap(fun, in_axes=0, out_axes=0):
     return batched
 
 
+# How many `linearize` calls are tracing their function (`_transformed`).
+_linearizing = 0
+
+
+def linearize(fun, *primals):
+    """`torch.func.linearize`: (out, f_jvp), f_jvp(*tangents) the output's tangent."""
+    global _linearizing
+    primals = _inputs(primals)
+    _linearizing += 1
+    try:
+        out, f_jvp = tf.linearize(_returning_tensors(fun), *primals)
+    finally:
+        _linearizing -= 1
+
+    def tangent(*tangents):
+        return f_jvp(*_like(primals, _inputs(tangents)))
+
+    return out, tangent
+
+
+def _jacobian(transform):
+    """The contract's `name(fun, argnums=0)` for `torch.func.<name>` (jacfwd, jacrev,
+    hessian), which take `argnums` and nest their results as JAX does."""
+    def make(fun, argnums=0):
+        transformed = transform(_returning_tensors(fun), argnums=argnums)
+
+        @functools.wraps(fun)
+        def jacobian(*args):
+            return transformed(*_inputs(args))
+
+        return jacobian
+
+    make.__name__ = make.__qualname__ = transform.__name__
+    make.__doc__ = f"`torch.func.{transform.__name__}`."
+    return make
+
+
+jacfwd, jacrev, hessian = (_jacobian(tf.jacfwd), _jacobian(tf.jacrev), _jacobian(tf.hessian))
+
+
 def jit(fun, static_argnums=()):
     """`torch.compile(fun, backend="eager")`: see the module docstring for why this
     backend and what it costs.  Arguments become tensors first, so dynamo never
@@ -364,8 +406,11 @@ numpy = _Numpy()
 # ----------------------------------------------------------------------------- lax
 
 def _transformed() -> bool:
-    """Whether a torch.func transformation (grad, jvp, vjp, vmap) is active."""
-    return torch._C._functorch.peek_interpreter_stack() is not None
+    """Whether a torch.func transformation (grad, jvp, vjp, vmap) is active, or
+    `linearize` is tracing: it traces with forward-mode dual tensors outside
+    functorch's stack, and `torch.cond` under it returns a zero tangent
+    (docs/findings.md, T16)."""
+    return torch._C._functorch.peek_interpreter_stack() is not None or _linearizing > 0
 
 
 def _cloned(branch):
