@@ -103,8 +103,9 @@ STACK_PROGRAMS = dict(max_eqns=10)
 # a vmap of size 3).  Two inputs, so that a tuple `argnums` has two to nest;
 # no side of 1, on which a Jacobian read in the wrong layout is still right.
 # Under a hessian, whose meaning has a second difference per pair of input
-# elements, inputs have rank <= 1: at most 36 pairs where rank 2 had 324,
-# each example a second instead of about 0.3 s, and its shrinking as much.
+# elements, inputs have rank <= 1: at most 36 pairs where rank 2 had 324, and
+# a hessian bug's shrink takes seconds where it took 13 minutes
+# (docs/benchmarks.md, "Jacobians and linearize").
 JACOBIAN_PROGRAMS = dict(max_eqns=8)
 JACOBIAN_INPUTS = dict(count=2, max_rank=2, min_dim=2, max_dim=3)
 HESSIAN_INPUTS = JACOBIAN_INPUTS | dict(max_rank=1)

@@ -23,13 +23,21 @@ from oracles.stack_layers import check_stack
 from strategies import stacks
 
 
+@pytest.fixture
+def featured(sut) -> tuple[str, ...]:
+    """The derived transformations the SUT offers; skipped, before any example is
+    drawn, if none."""
+    derived = [k for k in stacks.ORDER if stacks.LAYERS[k].derived]
+    offered = tuple(k for k in derived if sut.supports(k))
+    if not offered:
+        pytest.skip(sut.lacking(derived))
+    return offered
+
+
 @given(data=st.data())
 def test_jacobians_and_linearize_match_their_meaning_and_reference(sut, reference, vocabulary,
-                                                                    data):
+                                                                    featured, data):
     """A stack featuring linearize, jacfwd, jacrev or hessian matches its meaning."""
-    featured = tuple(k for k in stacks.ORDER if stacks.LAYERS[k].derived and sut.supports(k))
-    if not featured:
-        pytest.skip(sut.lacking([k for k in stacks.ORDER if stacks.LAYERS[k].derived]))
     kinds = tuple(k for k in stacks.ORDER if sut.supports(k))
     plain = any(not stacks.LAYERS[k].derivative for k in kinds)
     stack = data.draw(stacks.stack_cases(stacks.jacobian_programs(vocabulary), kinds=kinds,

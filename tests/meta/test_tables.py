@@ -14,7 +14,7 @@ import pytest
 from strategies import stacks, symbolic_wrappers
 from strategies.constructs import CONSTRUCTS
 from strategies.transformations import DERIVED, TRANSFORMATIONS
-from tests import test_cells, test_errors, test_pytrees
+from tests import test_cells, test_errors, test_identities, test_pytrees
 
 pytestmark = pytest.mark.meta
 
@@ -31,6 +31,10 @@ LISTS = {
         tuple(row.transformation.name for row in CONSTRUCTS.values() if row.transformation),
         (), ("vjp", *DERIVED),
         f"a pullback is a function: inner_grad is reverse mode inside a program; {LATER}"),
+    "tests/test_identities.py TRANSFORMS, what jit commutes with": (
+        test_identities.TRANSFORMS, (), ("jit", *DERIVED),
+        "jit commutes with itself trivially; jit inside and outside each derived one are "
+        "stacks of tests/test_jacobians.py, each held to the same meaning"),
     "tests/test_errors.py TRANSFORMS, refusals simplest first": (
         test_errors.TRANSFORMS, ("eager",), DERIVED, LATER),
     "tests/test_pytrees.py TRANSFORMS": (
