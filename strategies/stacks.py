@@ -98,16 +98,17 @@ MAX_DERIVATIVES = 2
 # multiply their cost.
 STACK_PROGRAMS = dict(max_eqns=10)
 
-# Programs under a derived transformation: two inputs, each of rank <= 2 and
+# Programs under a derived transformation: two inputs, each of rank 1 or 2 and
 # sides 2 or 3, so a Jacobian's meaning has at most 9 terms per input (27 under
 # a vmap of size 3).  Two inputs, so that a tuple `argnums` has two to nest;
-# no side of 1, on which a Jacobian read in the wrong layout is still right.
-# Under a hessian, whose meaning has a second difference per pair of input
-# elements, inputs have rank <= 1: at most 36 pairs where rank 2 had 324, and
-# a hessian bug's shrink takes seconds where it took 13 minutes
+# no scalar input and no side of 1, on which a Jacobian read in the wrong
+# layout is still right (a scalar's Jacobian is a jvp, which other properties
+# check).  Under a hessian, whose meaning has a second difference per pair of
+# input elements, inputs have rank 1: at most 36 pairs where rank 2 had 324,
+# and a hessian bug's shrink takes seconds where it took 13 minutes
 # (docs/benchmarks.md, "Jacobians and linearize").
 JACOBIAN_PROGRAMS = dict(max_eqns=8)
-JACOBIAN_INPUTS = dict(count=2, max_rank=2, min_dim=2, max_dim=3)
+JACOBIAN_INPUTS = dict(count=2, min_rank=1, max_rank=2, min_dim=2, max_dim=3)
 HESSIAN_INPUTS = JACOBIAN_INPUTS | dict(max_rank=1)
 
 # Programs valid at more input sets cost more to grow; batch positions beyond

@@ -23,10 +23,11 @@ from oracles.stack_layers import check_stack
 from strategies import stacks
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def featured(sut) -> tuple[str, ...]:
     """The derived transformations the SUT offers; skipped, before any example is
-    drawn, if none."""
+    drawn, if none (module-scoped: Hypothesis refuses a function-scoped fixture
+    that its examples would share)."""
     derived = [k for k in stacks.ORDER if stacks.LAYERS[k].derived]
     offered = tuple(k for k in derived if sut.supports(k))
     if not offered:

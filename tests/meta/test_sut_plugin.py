@@ -12,6 +12,7 @@ from oracles.errors import SutBadOutput
 from oracles.experiment import Experiment, flatten
 from oracles.reference import from_reference, judges
 from oracles.sut import SutError, from_module, resolve
+from strategies.transformations import DERIVED
 from strategies.vocabulary import supported_names as vocabulary
 
 pytestmark = pytest.mark.meta
@@ -50,9 +51,11 @@ def test_a_declaration_that_is_no_list_of_names_is_one_clear_error(declared):
 def test_module_attribute_names_resolve():
     sut = resolve("tests.shims.objects:JAX")
     assert sut.version.startswith("jax ")
-    # make_jaxpr and shape_polymorphism: optional parts it lacks, set for it
-    assert sut.unsupported == {"make_jaxpr", "shape_polymorphism", "while_loop_reverse"}
-    assert sut.inferred == {"make_jaxpr", "shape_polymorphism"}  # not declared by it
+    # make_jaxpr, shape_polymorphism and the derived transformations: optional
+    # parts and names it lacks, set for it
+    lacking = {"make_jaxpr", "shape_polymorphism", *DERIVED}
+    assert sut.unsupported == lacking | {"while_loop_reverse"}
+    assert sut.inferred == lacking  # not declared by it
 
 
 def test_declared_gaps_are_read_and_leave_the_vocabulary():
