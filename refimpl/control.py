@@ -602,10 +602,10 @@ def _while_partial_eval(lin, args, *, cond_jaxpr, body_jaxpr, cond_nconsts, body
     """Forward mode staged (`linearize`), as JAX does it: the known carries run now,
     on a loop of the body's known part; the unknown ones (the tangents) come from
     the whole loop staged into the linear program, recomputing the known ones.
-    That program evaluates (linearize's `f_jvp`) but does not transpose: reverse
-    mode stays refused: here, naming the user's loop, when the linear program is
-    for reverse mode, and by `_while_transpose` in a program split for a
-    construct around the loop (as JAX refuses it)."""
+    That program evaluates (linearize's `f_jvp`) but does not transpose, so
+    reverse mode stays refused: here, naming the user's loop, when the linear
+    program is for reverse mode, and by `_while_transpose` in a program split
+    for a construct around the loop (where JAX refuses it too)."""
     if lin.reverse:
         raise _type_error(REVERSE_WHILE)
     cc_uk, bc_uk, carry_uk = _while_split([lin.owns(x) for x in args], cond_nconsts,

@@ -33,8 +33,9 @@ class PartialStaging(Staging):
     def __init__(self, prev, reverse=True):
         super().__init__(prev, "the linear (tangent) part of " + ("grad/vjp" if reverse
                                                                   else "linearize"))
-        # The linear program will be transposed: a rule may refuse what only
-        # evaluates (a while loop), where the user's line is still on the stack.
+        # Whether the linear program is for reverse mode: a rule may then refuse
+        # at once what could only be evaluated (a while loop), while the user's
+        # line is still on the stack.
         self.reverse = reverse
 
     def process(self, prim, args, params):
