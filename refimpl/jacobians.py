@@ -20,12 +20,13 @@ from math import prod
 import numpy as np
 
 from . import numpy as rnp
+from . import ops
 from .core import ShapeError, aval_of, check_call
 from .ir import eval_jaxpr
 from .jvp import jvp
 from .linearize import linearize_flat
-from .pytree import argnums_tuple, flatten_fun, partial_args, tree_flatten, tree_unflatten
-from .transpose import vjp
+from .pytree import flatten_fun, partial_args, tree_flatten, tree_unflatten
+from .transpose import differentiated, vjp
 from .vmap import vmap
 
 
@@ -55,19 +56,6 @@ def _basis(x):
     return np.eye(prod(shape)).reshape(prod(shape), *shape)
 
 
-def _zeros_like(x):
-    return np.zeros(aval_of(x).shape)
-
-
-def _differentiated(argnums, args, what):
-    """The positions `argnums` names, checked against the call's arguments."""
-    nums = argnums_tuple(argnums)
-    if any(not -len(args) <= i < len(args) for i in nums):
-        raise TypeError(f"{what}: argnums={argnums} but the function was called with "
-                        f"{len(args)} argument(s)")
-    return nums
-
-
 def _nest(out_tree, per_output, in_tree, argnums):
     """`per_output[j][k]`, the Jacobian of output leaf j by input leaf k, nested
     as JAX nests it: the inputs' structure inside each output leaf."""
@@ -80,13 +68,13 @@ def _nest(out_tree, per_output, in_tree, argnums):
 def jacfwd(fun, argnums=0):
     """The Jacobian of `fun` by forward mode: `vmap` of `jvp` over basis tangents."""
     def jacobian(*args):
-        nums = _differentiated(argnums, args, "jacfwd")
+        nums = differentiated(argnums, args, "jacfwd")
         flat, in_tree = tree_flatten(tuple(args[i] for i in nums))
         flat_fun, out_tree = flatten_fun(partial_args(fun, args, nums), in_tree)
         columns = []
         for k, x in enumerate(flat):
             def pushforward(t, k=k):
-                tangents = [t if i == k else _zeros_like(p) for i, p in enumerate(flat)]
+                tangents = [t if i == k else ops.zeros(aval_of(p)) for i, p in enumerate(flat)]
                 return jvp(flat_fun, flat, tangents)[1]
             outs = vmap(pushforward, out_axes=-1)(_basis(x))
             columns.append([rnp.reshape(y, (*aval_of(y).shape[:-1], *aval_of(x).shape))
@@ -100,7 +88,7 @@ def jacrev(fun, argnums=0):
     """The Jacobian of `fun` by reverse mode: `vmap` of the pullback over basis
     cotangents."""
     def jacobian(*args):
-        nums = _differentiated(argnums, args, "jacrev")
+        nums = differentiated(argnums, args, "jacrev")
         chosen = tuple(args[i] for i in nums)
         in_tree = tree_flatten(chosen)[1]
         out, pullback = vjp(partial_args(fun, args, nums), *chosen)
@@ -108,7 +96,7 @@ def jacrev(fun, argnums=0):
         rows = []
         for j, y in enumerate(flat_out):
             def pullback_one(u, j=j):
-                cts = [u if i == j else _zeros_like(o) for i, o in enumerate(flat_out)]
+                cts = [u if i == j else ops.zeros(aval_of(o)) for i, o in enumerate(flat_out)]
                 return tree_flatten(pullback(tree_unflatten(out_tree, cts)))[0]
             shape = aval_of(y).shape
             rows.append([rnp.reshape(g, (*shape, *aval_of(g).shape[1:]))

@@ -125,14 +125,20 @@ def vjp(fun, *primals):
     return tree_unflatten(out_tree(), outs), vjp_fun
 
 
+def differentiated(argnums, args, what):
+    """The positions `argnums` names (an int or a tuple), checked against the call's
+    arguments: `what` (grad, jacfwd, ...) names the transformation in the error."""
+    nums = argnums_tuple(argnums)
+    if any(not -len(args) <= i < len(args) for i in nums):
+        raise TypeError(f"{what}: argnums={argnums} but the function was called with "
+                        f"{len(args)} argument(s)\n  at {user_location()}")
+    return nums
+
+
 def grad(fun, argnums=0):
     """The gradient of a scalar-valued `fun` with respect to the `argnums` arguments."""
-    nums = argnums_tuple(argnums)
-
     def grad_fun(*args):
-        if any(not -len(args) <= i < len(args) for i in nums):
-            raise TypeError(f"grad: argnums={argnums} but the function was called with "
-                            f"{len(args)} argument(s)\n  at {user_location()}")
+        nums = differentiated(argnums, args, "grad")
         check_call(fun, args)
         out, vjp_fun = vjp(partial_args(fun, args, nums), *[args[i] for i in nums])
         if not hasattr(out, "shape") and not isinstance(out, float) or aval_of(out).shape != ():
