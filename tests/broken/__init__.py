@@ -24,6 +24,7 @@ from typing import NamedTuple
 from refimpl import numpy as refimpl_numpy
 from refimpl.core import Primitive, aval_of, bind
 from refimpl.jvp import jvp_rules
+from refimpl.pytree import argnums_tuple, tree_flatten, tree_unflatten
 from refimpl.vmap import defelementwise, vmap_rules
 
 # The rule families a bug can live in, one vocabulary for every shim's FAMILY.
@@ -135,3 +136,18 @@ vmap_rules[stop_gradient_p] = lambda size, vals, dims: (bind(stop_gradient_p, va
 def stop_gradient(x):
     """`x`, its tangent dropped (refimpl's tables gain an entry; none changes)."""
     return bind(stop_gradient_p, x)
+
+
+def each_derivative(result, argnums, depth: int, change):
+    """A result of refimpl's jacfwd or jacrev (`depth` 1) or hessian (2), each leaf
+    replaced by `change(leaf, positions)`: `positions` are the arguments the leaf
+    differentiates by, outermost first.  JAX nests the leaves output by output,
+    then by `argnums` (twice for a Hessian), so leaf k's last position is
+    `argnums[k % n]`, the one before it `argnums[k // n % n]`, and so on."""
+    nums = argnums_tuple(argnums)
+    leaves, tree = tree_flatten(result)
+
+    def positions(k):
+        return tuple(nums[k // len(nums) ** d % len(nums)] for d in reversed(range(depth)))
+
+    return tree_unflatten(tree, [change(leaf, positions(k)) for k, leaf in enumerate(leaves)])

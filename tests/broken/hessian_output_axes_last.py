@@ -27,8 +27,7 @@ from refimpl import (  # noqa: F401
     vmap,
 )
 from refimpl.core import aval_of
-from refimpl.pytree import tree_flatten, tree_unflatten
-from tests.broken import Witness
+from tests.broken import Witness, each_derivative
 
 FAMILY = "derived"
 WITNESS = Witness("hessian(lambda x: x * x[0])(np.array([1.0, 2.0]))")
@@ -46,18 +45,8 @@ def hessian(fun, argnums=0):
     right = refimpl.hessian(fun, argnums)
 
     def second_derivatives(*args):
-        leaves, tree = tree_flatten(right(*args))
-        # Each leaf's trailing axes are those of two inputs: the pair of elements.
-        return tree_unflatten(tree, [_output_axes_last(leaf, _pair_size(leaf, args, argnums, k))
-                                     for k, leaf in enumerate(leaves)])
+        # Each leaf's trailing axes are those of two inputs: the pairs of elements.
+        return each_derivative(right(*args), argnums, 2, lambda leaf, positions: (
+            _output_axes_last(leaf, prod(prod(aval_of(args[i]).shape) for i in positions))))
 
     return second_derivatives
-
-
-def _pair_size(leaf, args, argnums, k):
-    """The number of element pairs of the two inputs leaf k differentiates by."""
-    if isinstance(argnums, int):
-        return prod(aval_of(args[argnums]).shape) ** 2
-    n = len(argnums)
-    first, second = argnums[(k // n) % n], argnums[k % n]
-    return prod(aval_of(args[first]).shape) * prod(aval_of(args[second]).shape)
