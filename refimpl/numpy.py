@@ -96,9 +96,11 @@ def _elementwise_function(name, prim):
 globals().update({name: _elementwise_function(name, prim)
                   for name, prim in P.NUMPY_FUNCTIONS.items()})
 # The ones this module calls itself, named here for its reader (and linters).
-add, subtract, multiply, divide, negative, greater, less, maximum, minimum = (
+(add, subtract, multiply, divide, negative, greater, less, maximum, minimum, log, sqrt,
+ logaddexp, floor, ceil) = (
     globals()[name] for name in ("add", "subtract", "multiply", "divide", "negative", "greater",
-                                 "less", "maximum", "minimum"))
+                                 "less", "maximum", "minimum", "log", "sqrt", "logaddexp",
+                                 "floor", "ceil"))
 
 
 def where(condition, x, y):
@@ -137,6 +139,40 @@ def reciprocal(x):
 def clip(x, a_min, a_max):
     """NumPy's `clip` with both bounds, as JAX composes it: `minimum(a_max, maximum(a_min, x))`."""
     return minimum(a_max, maximum(a_min, x))
+
+
+def log2(x):
+    """JAX's: log(x) / log(2)."""
+    return divide(log(x), float(_np.log(2.0)))
+
+
+def log10(x):
+    return divide(log(x), float(_np.log(10.0)))
+
+
+def deg2rad(x):
+    return multiply(x, _np.pi / 180.0)
+
+
+def rad2deg(x):
+    return multiply(x, 180.0 / _np.pi)
+
+
+def trunc(x):
+    """Towards zero, as JAX composes it: ceil below zero, floor above."""
+    return where(less(x, 0.0), ceil(x), floor(x))
+
+
+def hypot(x, y):
+    """sqrt(x^2 + y^2); the contract offers it away from the origin, where this is exact
+    enough (values stay below VALUE_CAP, so the squares cannot overflow)."""
+    return sqrt(add(multiply(x, x), multiply(y, y)))
+
+
+def logaddexp2(x, y):
+    """log2(2^x + 2^y), through logaddexp in units of log(2)."""
+    ln2 = float(_np.log(2.0))
+    return divide(logaddexp(multiply(x, ln2), multiply(y, ln2)), ln2)
 
 
 # ----------------------------------------------------------------------------- structural
@@ -329,6 +365,149 @@ def stack(arrays, axis=0):
     arrays = list(arrays)
     out_ndim = len(aval_of(arrays[0]).shape) + 1 if arrays else 1
     return concatenate([expand_dims(a, axis) for a in arrays], _axis("stack", axis, out_ndim))
+
+
+def moveaxis(x, source, destination):
+    ndim = len(aval_of(x).shape)
+    source, destination = (_axis("moveaxis", a, ndim) for a in (source, destination))
+    perm = [i for i in range(ndim) if i != source]
+    perm.insert(destination, source)
+    return transpose(x, perm)
+
+
+def squeeze(x, axis=None):
+    """Drop the size-1 axes named (every one for None): a reshape."""
+    shape = aval_of(x).shape
+    axes = [i for i, d in enumerate(shape) if d == 1] if axis is None else _axes(
+        "squeeze", axis, shape)
+    if any(shape[a] != 1 for a in axes):
+        raise ShapeError(f"squeeze: an axis of {axes} of shape {shape} is not of size 1")
+    return reshape(x, [d for i, d in enumerate(shape) if i not in axes])
+
+
+def ravel(x):
+    return reshape(x, (-1,))
+
+
+def outer(a, b):
+    """Both operands flattened, then every product: a broadcast multiply."""
+    return multiply(reshape(a, (-1, 1)), reshape(b, (1, -1)))
+
+
+def _along(x, axis, lo, hi):
+    """x[..., lo:hi, ...] with the slice on `axis`."""
+    shape = aval_of(x).shape
+    return ops.slice(x, [lo if i == axis else 0 for i in range(len(shape))],
+                     [hi if i == axis else d for i, d in enumerate(shape)])
+
+
+def diff(x, axis=-1):
+    """x[1:] - x[:-1] along `axis`."""
+    if _eager():
+        return _numpy("diff", _np.diff, x, axis=axis)
+    x = _promote([x, 0.0])[0]
+    axis = _axis("diff", axis, len(aval_of(x).shape))
+    d = aval_of(x).shape[axis]
+    return subtract(_along(x, axis, builtins.min(1, d), d), _along(x, axis, 0, d - 1))
+
+
+def roll(x, shift, axis=None):
+    """The last `shift` elements along `axis` moved to the front (None: of the
+    flattened operand): two slices, concatenated the other way round."""
+    if axis is None:
+        return reshape(roll(ravel(x), shift, 0), aval_of(x).shape)
+    if _eager():
+        return _numpy("roll", _np.roll, x, shift, axis=axis)
+    axis = _axis("roll", axis, len(aval_of(x).shape))
+    d = aval_of(x).shape[axis]
+    k = shift % d if d else 0
+    if k == 0:
+        return x
+    return ops.concatenate([_along(x, axis, d - k, d), _along(x, axis, 0, d - k)], axis)
+
+
+def tile(x, reps):
+    """The operand repeated as blocks: a broadcast over a new axis before each axis
+    (len(reps) and the rank padded with leading 1s to match), then a reshape."""
+    reps = (reps,) if isinstance(reps, int) else tuple(reps)
+    shape = aval_of(x).shape
+    n = builtins.max(len(reps), len(shape))
+    reps, shape = (1,) * (n - len(reps)) + reps, (1,) * (n - len(shape)) + tuple(shape)
+    x = reshape(x, shape)
+    wide = [size for pair in zip(reps, shape) for size in pair]
+    out = broadcast_to(reshape(x, [size for d in shape for size in (1, d)]), wide)
+    return reshape(out, [r * d for r, d in zip(reps, shape)])
+
+
+def repeat(x, repeats, axis=None):
+    """Each element `repeats` times along `axis` (None: of the flattened operand): a
+    broadcast over a new axis after it, then a reshape."""
+    if axis is None:
+        x, axis = ravel(x), 0
+    shape = aval_of(x).shape
+    axis = _axis("repeat", axis, len(shape))
+    wide = shape[:axis + 1] + (repeats,) + shape[axis + 1:]
+    out = broadcast_to(expand_dims(x, axis + 1), wide)
+    return reshape(out, shape[:axis] + (shape[axis] * repeats,) + shape[axis + 1:])
+
+
+def pad(x, pad_width):
+    """Zeros around the operand: `pad_width` an int, one (before, after) pair, or a pair
+    per axis, as NumPy reads it."""
+    ndim = len(aval_of(x).shape)
+    widths = _np.broadcast_to(_np.asarray(pad_width, dtype=int), (ndim, 2)).tolist()
+    if _eager():
+        return _numpy("pad", _np.pad, x, widths)
+    x = _promote([x, 0.0])[0]
+    return ops.pad(x, _np.zeros((), aval_of(x).dtype), [(lo, hi, 0) for lo, hi in widths])
+
+
+def _triangle(name, x, k, lower):
+    shape = aval_of(x).shape
+    if len(shape) < 2:
+        raise ShapeError(f"{name}: wants an operand of rank 2 at least, got shape {shape}")
+    rows, columns = _np.indices(shape[-2:])
+    keep = columns - rows <= k if lower else columns - rows >= k
+    return where(keep, x, 0.0)
+
+
+def tril(x, k=0):
+    """Zero above the k-th diagonal of the last two axes, by a select (as JAX)."""
+    return _triangle("tril", x, k, lower=True)
+
+
+def triu(x, k=0):
+    return _triangle("triu", x, k, lower=False)
+
+
+def diagonal(x, offset=0):
+    """NumPy's diagonal of the first two axes, moved last: the square block the
+    diagonal crosses sliced out, masked by the identity, summed over its columns."""
+    shape = aval_of(x).shape
+    if len(shape) < 2:
+        raise ShapeError(f"diagonal: wants an operand of rank 2 at least, got shape {shape}")
+    if _eager():
+        return _numpy("diagonal", _np.diagonal, x, offset)
+    row, column = builtins.max(-offset, 0), builtins.max(offset, 0)
+    length = builtins.max(0, builtins.min(shape[0] - row, shape[1] - column))
+    block = ops.slice(x, [row, column] + [0] * (len(shape) - 2),
+                      [row + length, column + length, *shape[2:]])
+    identity = _np.eye(length).reshape((length, length) + (1,) * (len(shape) - 2))
+    return moveaxis(sum(where(identity > 0, block, 0.0), axis=1), 0, -1)
+
+
+def trace(x, offset=0):
+    return sum(diagonal(x, offset), axis=-1)
+
+
+def var(x, axis=None, keepdims=False):
+    """The mean squared deviation from the mean (NumPy's, with no correction)."""
+    deviation = subtract(x, mean(x, axis, keepdims=True))
+    return mean(multiply(deviation, deviation), axis, keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    return sqrt(var(x, axis, keepdims))
 
 
 def full(shape, value):

@@ -130,6 +130,26 @@ pow_p = _def_nonlinear(
     "pow", np.power, "np.power({0}, {1})", _float_only, numpy=False,
     jvp=(lambda t, out, x, y: bind(mul_p, t, bind(mul_p, y, bind(div_p, out, x))),
          lambda t, out, x, y: bind(mul_p, t, bind(mul_p, out, bind(log_p, x)))))
+asin_p = _def_nonlinear(
+    "asin", np.arcsin, "np.arcsin({0})", _float_only, numpy="arcsin",
+    jvp=(lambda t, out, x: bind(div_p, t, bind(sqrt_p, 1.0 - bind(mul_p, x, x))),))
+acos_p = _def_nonlinear(
+    "acos", np.arccos, "np.arccos({0})", _float_only, numpy="arccos",
+    jvp=(lambda t, out, x: bind(neg_p, bind(div_p, t, bind(sqrt_p, 1.0 - bind(mul_p, x, x)))),))
+atanh_p = _def_nonlinear("atanh", np.arctanh, "np.arctanh({0})", _float_only, numpy="arctanh",
+                         jvp=(lambda t, out, x: bind(div_p, t, 1.0 - bind(mul_p, x, x)),))
+acosh_p = _def_nonlinear(
+    "acosh", np.arccosh, "np.arccosh({0})", _float_only, numpy="arccosh",
+    jvp=(lambda t, out, x: bind(div_p, t, bind(sqrt_p, bind(mul_p, x, x) - 1.0)),))
+cbrt_p = _def_nonlinear("cbrt", np.cbrt, "np.cbrt({0})", _float_only,
+                        jvp=(lambda t, out, x: bind(div_p, t, 3.0 * bind(mul_p, out, out)),))
+exp2_p = _def_nonlinear("exp2", np.exp2, "np.exp2({0})", _float_only,
+                        jvp=(lambda t, out, x: bind(mul_p, t, float(np.log(2.0)) * out),))
+# Steps, flat wherever they have a derivative (as sign): symbolic zero tangents.
+# round is NumPy's and JAX's: halves go to the even neighbour.
+floor_p = _def_nonlinear("floor", np.floor, "np.floor({0})", _float_only, jvp=(None,))
+ceil_p = _def_nonlinear("ceil", np.ceil, "np.ceil({0})", _float_only, jvp=(None,))
+round_p = _def_nonlinear("round", np.round, "np.round({0})", _float_only, jvp=(None,))
 gt_p = _def_nonlinear("gt", np.greater, "np.greater({0}, {1})", numpy="greater",
                       out_dtype=np.bool_)
 lt_p = _def_nonlinear("lt", np.less, "np.less({0}, {1})", numpy="less", out_dtype=np.bool_)

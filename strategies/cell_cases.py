@@ -22,7 +22,10 @@ program of a cell, with inputs made so that the cell can always be built:
   size-1 dim to widen), the same inputs made positive, with a leading dim of
   1, do; and where even those do not (`tan` at 1.5625, by its pole), the
   same capped at 1; and where the elements tie (`max` and `min` need their
-  chosen element apart from the rest), a ramp of distinct values.
+  chosen element apart from the rest), a ramp of distinct values; and for
+  the domains inside or beyond the unit interval (`arcsin` wants |x| <= 3/4,
+  `arccosh` x >= 5/4), the magnitudes capped at 1, halved or lifted by 1;
+  and where the result outgrows MAX_DIM (`ravel` of 3 x 3), every axis cut to 2.
 """
 
 from __future__ import annotations
@@ -93,6 +96,22 @@ def _spread(arrays):
                  for i, x in enumerate(arrays))
 
 
+def _halved(arrays):
+    """For the domains inside the unit interval: magnitudes capped at 1, halved."""
+    return tuple(np.minimum(abs(x), 1.0) / 2 for x in arrays)
+
+
+def _lifted(arrays):
+    """For arccosh's domain, x >= 5/4: 5/4 plus the magnitudes capped at 1 (it runs
+    after `_halved`, whose magnitudes may be below 1/4)."""
+    return tuple(1.25 + np.minimum(abs(x), 1.0) for x in arrays)
+
+
+def _smaller(arrays):
+    """For a result that outgrows MAX_DIM (`ravel` of 3 x 3): every axis cut to 2."""
+    return tuple(x[tuple(slice(0, 2) for _ in x.shape)] for x in arrays)
+
+
 def _grow(draw, op, ranks, sets):
     names = [f"x{i}" for i in range(len(sets[0]))]
     scope = Scope([Var(n, x.shape) for n, x in zip(names, sets[0])],
@@ -120,7 +139,7 @@ def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> P
               for i, x in enumerate(first))
         for k in range(1, variants)]
     scope = _grow(draw, op, ranks, sets)
-    for fallback in (_easy, _capped, _spread):  # each on the last one's inputs
+    for fallback in (_easy, _capped, _spread, _halved, _lifted, _smaller):  # on the last's
         if not scope.eqns:
             sets = [fallback(args) for args in sets]
             scope = _grow(draw, op, ranks, sets)

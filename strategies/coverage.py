@@ -83,6 +83,18 @@ _BY_BUILDER = {
     "reduction_axes": tuple((r,) for r in _RANKS),
     "one_axis": tuple((r,) for r in _RANKS),
     "axis_pair": tuple((r,) for r in _RANKS[2:]),
+    "squeeze_axes": tuple((r,) for r in _RANKS),
+    "deviation_axes": tuple((r,) for r in _RANKS[1:]),
+    "stackable": tuple((r,) for r in _RANKS[:-1]),
+    "outer_pair": _pairs(_RANKS[:2]),
+    "slice_bounds": tuple((r,) for r in _RANKS[1:]),
+    "pad_widths": tuple((r,) for r in _RANKS[1:]),
+    "rolls": tuple((r,) for r in _RANKS),
+    "tilings": tuple((r,) for r in _RANKS),
+    "repeats": tuple((r,) for r in _RANKS),
+    "difference_axes": tuple((r,) for r in _RANKS[1:]),
+    "triangle_offsets": tuple((r,) for r in _RANKS[2:]),
+    "diagonal_offsets": tuple((r,) for r in _RANKS[2:]),
 }
 
 

@@ -90,7 +90,7 @@ def operand_ranks(op: str, args: Sequence) -> tuple[str, ...]:
     two operands of everything else."""
     if op == "where":
         return tuple(rank_of(a) for a in args[2:4])
-    if op == "concatenate":
+    if op in ("concatenate", "stack"):
         return (rank_of(args[0]),)
     return tuple(rank_of(a) for a in args[:2])
 
@@ -363,3 +363,130 @@ def concatenable(draw, scope, spec):
 def _same_but_along(a, b, axis):
     axis %= len(a)
     return len(a) == len(b) and all(m == n for i, (m, n) in enumerate(zip(a, b)) if i != axis)
+
+
+def _one_operand(choices):
+    """A builder of one variable and a parameter dict from `choices(shape)`."""
+    def build(draw, scope, spec):
+        return _with_params(draw, scope, spec, choices)
+    build.__name__ = choices.__name__.lstrip("_")
+    build.__doc__ = choices.__doc__
+    return build
+
+
+def _axes_and_none(rank):
+    return [None, *range(rank)] + ([-1] if rank else [])
+
+
+@cache
+def _squeeze_axes(shape):
+    """squeeze's `axis`: None (every size-1 axis, or none), each size-1 axis, all of them."""
+    ones = tuple(i for i, d in enumerate(shape) if d == 1)
+    return [{"axis": None}] + [{"axis": a} for a in ones] + (
+        [{"axis": ones}] if len(ones) > 1 else [])
+
+
+@cache
+def _rolls(shape):
+    """roll's `shift` (forward and back, past half the axis at times) and `axis`
+    (None: the flattened operand)."""
+    return [{"shift": shift, "axis": axis} for axis in _axes_and_none(len(shape))
+            for shift in (1, -2)]
+
+
+@cache
+def _tilings(shape):
+    """tile's `reps`: an int, and tuples shorter and longer than the rank."""
+    return [{"reps": reps} for reps in (2, (2, 1), (1, 2), (2, 1, 1))]
+
+
+@cache
+def _repeats(shape):
+    """repeat's count and `axis` (None: the flattened operand)."""
+    return [{"repeats": n, "axis": axis} for axis in _axes_and_none(len(shape)) for n in (2, 3)]
+
+
+@cache
+def _pad_widths(shape):
+    """pad's `pad_width`: an int for every side, one pair for every axis, a pair per axis."""
+    rank = len(shape)
+    if not rank:
+        return []
+    return [{"pad_width": 1}, {"pad_width": ((1, 0),)},
+            {"pad_width": tuple((0, 2) if i == rank - 1 else (1, 1) for i in range(rank))}]
+
+
+@cache
+def _difference_axes(shape):
+    """diff's `axis`: each axis of two elements at least, and -1."""
+    axes = [a for a in range(len(shape)) if shape[a] >= 2]
+    return [{"axis": a} for a in axes + ([-1] if axes and axes[-1] == len(shape) - 1 else [])]
+
+
+@cache
+def _triangle_offsets(shape):
+    """tril's and triu's `k`: the main diagonal, one above, one below."""
+    return [{"k": k} for k in (0, 1, -1)] if len(shape) >= 2 else []
+
+
+@cache
+def _diagonal_offsets(shape):
+    """diagonal's and trace's `offset` (of the first two axes): the main diagonal, one
+    above and one below where the diagonal still has an element."""
+    if len(shape) < 2:
+        return []
+    return [{"offset": k} for k in (0, 1, -1)
+            if min(shape[0] - max(-k, 0), shape[1] - max(k, 0)) >= 1]
+
+
+@cache
+def _slice_bounds(shape):
+    """`x[lo:hi]` on the first axis or `x[:, lo:hi]` on the second: dropping the first
+    element, the last, or both."""
+    return [{"axis": axis, "lo": lo, "hi": hi} for axis in range(min(len(shape), 2))
+            for lo, hi in ((1, shape[axis]), (0, shape[axis] - 1), (1, shape[axis] - 1))
+            if hi - lo >= 1]
+
+
+@cache
+def _deviation_axes(shape):
+    """std's `axis` and `keepdims`, as a reduction's, of an operand with elements to
+    spread (a scalar's deviation is 0, std's kink)."""
+    return _reduction_axes(shape) if shape else []
+
+
+deviation_axes = _one_operand(_deviation_axes)
+squeeze_axes = _one_operand(_squeeze_axes)
+rolls = _one_operand(_rolls)
+tilings = _one_operand(_tilings)
+repeats = _one_operand(_repeats)
+pad_widths = _one_operand(_pad_widths)
+difference_axes = _one_operand(_difference_axes)
+triangle_offsets = _one_operand(_triangle_offsets)
+diagonal_offsets = _one_operand(_diagonal_offsets)
+slice_bounds = _one_operand(_slice_bounds)
+
+
+def stackable(draw, scope, spec):
+    """`stack([x, y...], axis)`: partners of x's shape, axis first, last or -1."""
+    options = [(x, axis) for x in scope.firsts for axis in (0, len(x.shape), -1)]
+    option = pick(draw, options, lambda o: scope.fits(spec, (o[0], o[0]), {"axis": o[1]}))
+    if option is None:
+        return None
+    x, axis = option
+    params = {"axis": axis}
+    alike = [y for y in scope.vars if y.shape == x.shape]
+    args = (x,)
+    for _ in range(draw(st.integers(1, 2))):
+        y = pick(draw, alike, lambda y, args=args: scope.fits(spec, (*args, y), params))
+        args += (y,) if y is not None else ()
+    return args, params
+
+
+def outer_pair(draw, scope, spec):
+    """`outer(x, y)` of a scalar or a vector each (NumPy flattens either: bigger ones
+    would outgrow MAX_DIM at once)."""
+    options = [(x, y) for x in scope.firsts for y in scope.vars
+               if len(x.shape) <= 1 and len(y.shape) <= 1]
+    pair = pick(draw, options, lambda pair: scope.fits(spec, pair, {}))
+    return None if pair is None else (pair, {})

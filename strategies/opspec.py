@@ -190,6 +190,33 @@ def _one_chosen(chosen: int, runner_up: int):
     return domain
 
 
+def _within_unit(x) -> bool:
+    """arcsin's, arccos's and arctanh's domain, |x| < 1, with POSITIVE_FLOOR's margin:
+    their slopes stay below 1.6 (arctanh's below 2.3)."""
+    return bool(np.all(np.abs(np.real(x)) <= 1 - POSITIVE_FLOOR))
+
+
+def _above_one(x) -> bool:
+    """arccosh's domain, x > 1, with POSITIVE_FLOOR's margin: its slope stays below 1.4."""
+    return bool(np.all(np.real(x) >= 1 + POSITIVE_FLOOR))
+
+
+def _off_integers(x) -> bool:
+    """floor, ceil and trunc away from the integers, where they step."""
+    x = np.real(x)
+    return bool(np.all(np.abs(x - np.round(x)) >= KINK_MARGIN))
+
+
+def _off_halves(x) -> bool:
+    """round away from the halves, where it steps."""
+    return _off_integers(np.real(x) + 0.5)
+
+
+def _off_origin(x, y) -> bool:
+    """hypot NONZERO_FLOOR from the origin, where its partials x / h and y / h jump."""
+    return bool(np.all(np.hypot(np.real(x), np.real(y)) >= NONZERO_FLOOR))
+
+
 def _apart(x, y) -> bool:
     return bool(np.all(np.abs(np.real(x) - np.real(y)) >= KINK_MARGIN))
 
@@ -230,6 +257,43 @@ def _arctan2(y, x):
     return 2.0 * np.arctan(y / (np.sqrt(x * x + y * y) + x))
 
 
+def _cbrt(x):
+    if not np.iscomplexobj(x):
+        return np.cbrt(x)
+    return np.where(np.real(x) < 0, -((-x) ** (1 / 3)), x ** (1 / 3))
+
+
+def _step(step):
+    """floor, ceil, round or trunc of the real part: flat, so the complex step's
+    imaginary part, the derivative, is 0."""
+    return lambda x: step(np.real(x))
+
+
+def _hypot(x, y):
+    if not (np.iscomplexobj(x) or np.iscomplexobj(y)):
+        return np.hypot(x, y)
+    return np.sqrt(x * x + y * y)
+
+
+def _logaddexp2(x, y):
+    if not (np.iscomplexobj(x) or np.iscomplexobj(y)):
+        return np.logaddexp2(x, y)
+    return _logaddexp(x * np.log(2.0), y * np.log(2.0)) / np.log(2.0)
+
+
+def _var(x, axis=None, keepdims=False):
+    """The mean of squared deviations, with no conjugate: NumPy's var of a complex
+    operand takes |x - mean|^2, which the complex step cannot see through."""
+    if not np.iscomplexobj(x):
+        return np.var(x, axis=axis, keepdims=keepdims)
+    deviation = x - np.mean(x, axis=axis, keepdims=True)
+    return np.mean(deviation * deviation, axis=axis, keepdims=keepdims)
+
+
+def _std(x, axis=None, keepdims=False):
+    return np.sqrt(_var(x, axis, keepdims))
+
+
 def _where(a, b, c, d, *, cmp):
     return np.where(compare(a, b, cmp), c, d)
 
@@ -255,11 +319,29 @@ class _WhereSpec(OpSpec):
 
 
 @dataclass(frozen=True)
-class _ConcatenateSpec(OpSpec):
-    """`concatenate` takes a list of operands of any length."""
+class _SequenceSpec(OpSpec):
+    """`concatenate` and `stack` take a list of operands of any length."""
 
     def render(self, args, params, syntax):
-        return f"jnp.concatenate([{', '.join(args)}], axis={params['axis']})"
+        return f"jnp.{self.name}([{', '.join(args)}], axis={params['axis']})"
+
+
+@dataclass(frozen=True)
+class _SliceSpec(OpSpec):
+    """Basic slicing is Python syntax, `x[lo:hi]` or `x[:, lo:hi]`."""
+
+    def render(self, args, params, syntax):
+        return f"{args[0]}[{':, ' * params['axis']}{params['lo']}:{params['hi']}]"
+
+
+def _slice(x, *, axis, lo, hi):
+    return x[(slice(None),) * axis + (slice(lo, hi),)]
+
+
+def _spread_out(x, *, axis, keepdims) -> bool:
+    """std away from its kink where every element equals the mean (sqrt at 0): each
+    standard deviation at least KINK_MARGIN."""
+    return np.size(x) > 0 and bool(np.all(np.std(np.real(x), axis=axis) >= KINK_MARGIN))
 
 
 def _unary(name, impl, build, why, operator=None, **rules):
@@ -330,7 +412,7 @@ OPS: dict[str, OpSpec] = {
         _binary("maximum", np.maximum, operands.broadcasting_pair, "kink where operands tie",
                 domain=_apart, kink=lambda x, y: compare(x, y, "greater"), elementwise=True,
                 primitives=("max",)),
-        _ConcatenateSpec("concatenate", _concatenate, "", None, operands.concatenable,
+        _SequenceSpec("concatenate", _concatenate, "", None, operands.concatenable,
                          "several operands, one axis"),
         # Optional rows: the elementwise family beyond the first contract.  Last in
         # the table, so shrinking (towards option 0) prefers the operations above.
@@ -397,6 +479,105 @@ OPS: dict[str, OpSpec] = {
         OpSpec("clip", _clip, "jnp.clip({0}, {lo}, {hi})",
                None, operands.clip_bounds, "two kinks, at its bounds", domain=_clip_apart,
                kink=_clip_piece, primitives=("max", "min"), elementwise=True, optional=True),
+        _unary("arcsin", np.arcsin, operands.any_operand, "domain |x| < 1, slope a root",
+               domain=_within_unit, primitives=("asin",), optional=True),
+        _unary("arccos", np.arccos, operands.any_operand, "arcsin's mirror, slope negative",
+               domain=_within_unit, primitives=("acos",), optional=True),
+        _unary("arctanh", np.arctanh, operands.any_operand, "poles at +-1",
+               domain=_within_unit, primitives=("atanh",), optional=True),
+        _unary("arccosh", np.arccosh, operands.any_operand, "domain x > 1, slope a root",
+               domain=_above_one, primitives=("acosh",), optional=True),
+        _unary("log2", np.log2, operands.any_operand, "log over a constant, as JAX writes it",
+               domain=_positive, primitives=("log", "div"), optional=True),
+        _unary("log10", np.log10, operands.any_operand, "log over a constant",
+               domain=_positive, primitives=("log", "div"), optional=True),
+        _unary("exp2", np.exp2, operands.any_operand, "2 ** x: a constant in its slope",
+               optional=True),
+        _unary("cbrt", _cbrt, operands.any_operand, "odd root: infinite slope at 0",
+               domain=_nonzero, optional=True),
+        _unary("deg2rad", lambda x: x * (np.pi / 180), operands.any_operand,
+               "linear, a constant factor", primitives=("mul",), optional=True),
+        _unary("rad2deg", lambda x: x * (180 / np.pi), operands.any_operand,
+               "linear, a constant factor above 1", primitives=("mul",), optional=True),
+        _unary("floor", _step(np.floor), operands.any_operand,
+               "a step at every integer: flat between, so no derivative",
+               domain=_off_integers, kink=_step(np.floor),
+               carries_derivative=lambda args, params: (), optional=True),
+        _unary("ceil", _step(np.ceil), operands.any_operand, "as floor, the other way",
+               domain=_off_integers, kink=_step(np.floor),
+               carries_derivative=lambda args, params: (), optional=True),
+        _unary("round", _step(np.round), operands.any_operand,
+               "steps at the halves (a half to the even neighbour)",
+               domain=_off_halves, kink=lambda x: np.floor(np.real(x) + 0.5),
+               carries_derivative=lambda args, params: (), optional=True),
+        _unary("trunc", _step(np.trunc), operands.any_operand,
+               "floor above 0, ceil below, as JAX composes it",
+               domain=_off_integers, kink=_step(np.floor),
+               primitives=("floor", "ceil", "select_n", "lt"),
+               carries_derivative=lambda args, params: (), optional=True),
+        _binary("hypot", _hypot, operands.broadcasting_pair,
+                "sqrt(x^2 + y^2): its partials jump at the origin", domain=_off_origin,
+                elementwise=True, primitives=("mul", "add", "sqrt"), optional=True),
+        _binary("logaddexp2", _logaddexp2, operands.broadcasting_pair,
+                "logaddexp in base 2", elementwise=True,
+                primitives=("logaddexp", "mul", "div"), optional=True),
+        # Shapes and indexing, each composed of the primitives above in refimpl.
+        OpSpec("moveaxis", lambda x, *, axis1, axis2: np.moveaxis(x, axis1, axis2),
+               "jnp.moveaxis({0}, {axis1}, {axis2})", None, operands.axis_pair,
+               "one axis to another place, a transpose", primitives=("transpose",),
+               optional=True),
+        OpSpec("squeeze", np.squeeze, "jnp.squeeze({0}, axis={axis})", None,
+               operands.squeeze_axes, "drops size-1 axes: a reshape",
+               primitives=("reshape",), optional=True),
+        OpSpec("ravel", np.ravel, "jnp.ravel({0})", None, operands.any_operand,
+               "flattens: a reshape", primitives=("reshape",), optional=True),
+        _SequenceSpec("stack", lambda *arrays, axis: np.stack(arrays, axis), "", None,
+                      operands.stackable, "several operands along a new axis",
+                      primitives=("broadcast_in_dim", "concatenate"), optional=True),
+        _binary("outer", np.outer, operands.outer_pair, "every product: a fan-out each way",
+                primitives=("reshape", "broadcast_in_dim", "mul"), optional=True),
+        _SliceSpec("slice", _slice, "", None, operands.slice_bounds,
+                   "basic slicing x[lo:hi]: its transpose pads with zeros", contract=(),
+                   optional=True),
+        OpSpec("pad", lambda x, *, pad_width: np.pad(x, pad_width),
+               "jnp.pad({0}, {pad_width})", None, operands.pad_widths,
+               "zeros around: its transpose slices", optional=True),
+        OpSpec("roll", lambda x, *, shift, axis: np.roll(x, shift, axis),
+               "jnp.roll({0}, {shift}, axis={axis})", None, operands.rolls,
+               "a cyclic shift: its transpose shifts back", primitives=("slice", "concatenate"),
+               optional=True),
+        OpSpec("tile", lambda x, *, reps: np.tile(x, reps), "jnp.tile({0}, {reps})", None,
+               operands.tilings, "repeated blocks: its transpose sums them",
+               primitives=("broadcast_in_dim", "reshape"), optional=True),
+        OpSpec("repeat", lambda x, *, repeats, axis: np.repeat(x, repeats, axis),
+               "jnp.repeat({0}, {repeats}, axis={axis})", None, operands.repeats,
+               "each element repeated: its transpose sums neighbours",
+               primitives=("broadcast_in_dim", "reshape"), optional=True),
+        OpSpec("diff", lambda x, *, axis: np.diff(x, axis=axis), "jnp.diff({0}, axis={axis})",
+               None, operands.difference_axes, "neighbours' differences: two slices",
+               primitives=("slice", "sub"), optional=True),
+        OpSpec("tril", lambda x, *, k: np.tril(x, k), "jnp.tril({0}, k={k})", None,
+               operands.triangle_offsets, "a constant mask: its transpose masks again",
+               primitives=("select_n",), optional=True),
+        OpSpec("triu", lambda x, *, k: np.triu(x, k), "jnp.triu({0}, k={k})", None,
+               operands.triangle_offsets, "tril's other half", primitives=("select_n",),
+               optional=True),
+        OpSpec("diagonal", lambda x, *, offset: np.diagonal(x, offset).copy(),
+               "jnp.diagonal({0}, offset={offset})", None, operands.diagonal_offsets,
+               "a diagonal, moved last: its transpose scatters into a zero matrix",
+               primitives=("slice", "select_n", "reduce_sum", "transpose"), optional=True),
+        OpSpec("trace", lambda x, *, offset: np.trace(x, offset),
+               "jnp.trace({0}, offset={offset})", None, operands.diagonal_offsets,
+               "a diagonal's sum", primitives=("slice", "select_n", "reduce_sum"),
+               optional=True),
+        OpSpec("var", _var, "jnp.var({0}, axis={axis}, keepdims={keepdims})", None,
+               operands.reduction_axes, "mean squared deviation: the mean's derivative twice",
+               domain=lambda x, *, axis, keepdims: np.size(x) > 0,
+               primitives=("reduce_sum", "sub", "mul", "div"), optional=True),
+        OpSpec("std", _std, "jnp.std({0}, axis={axis}, keepdims={keepdims})", None,
+               operands.deviation_axes, "var's square root: a kink where the elements agree",
+               domain=_spread_out, primitives=("reduce_sum", "sub", "mul", "div", "sqrt"),
+               optional=True),
     ]
 }
 

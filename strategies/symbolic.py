@@ -27,7 +27,11 @@ symbolic staging must read it:
   `axis=None` flattens (a size `n*m`), and so are `mean` and `prod`, which
   use the count they reduce as a value (`mean` divides by it) or a loop
   bound (`prod`'s tree of halves): JAX can (`dimension_as_value`), refimpl's
-  symbolic staging cannot yet, and refimpl is the reference.
+  symbolic staging cannot yet, and refimpl is the reference.  The shape and
+  indexing family after them is left out as a whole: each writes a size
+  (`pad`, `tile`, `repeat`, a slice's bounds), flattens (`ravel`, `outer`),
+  reads one (`squeeze`, `diff`, `roll`, the diagonal's length, `tril`'s
+  mask) or reduces through `mean` (`var`, `std`); `moveaxis` stays.
 
 JAX assumes every dimension variable is at least 1 (docs/sut-api.md), so
 sizes are drawn from 1 up.  The generator self-test reports, per construct,
@@ -53,7 +57,10 @@ from strategies.program import Program
 from strategies.vocabulary import Vocabulary
 
 # What a shape-polymorphic program leaves out (see the module docstring).
-NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum", "mean", "prod"})
+NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum", "mean", "prod",
+                             "squeeze", "ravel", "stack", "outer", "slice", "pad", "roll",
+                             "tile", "repeat", "diff", "tril", "triu", "diagonal", "trace",
+                             "var", "std"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch
 
