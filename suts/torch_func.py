@@ -321,6 +321,76 @@ class _Numpy:
         return torch.swapaxes(_tensor(x), axis1, axis2)
 
     @staticmethod
+    def var(x, axis=None, keepdims=False):
+        """NumPy's var divides by the count: torch's with no correction."""
+        return _spread(torch.var, x, axis, keepdims)
+
+    @staticmethod
+    def std(x, axis=None, keepdims=False):
+        return _spread(torch.std, x, axis, keepdims)
+
+    @staticmethod
+    def moveaxis(x, source, destination):
+        return torch.movedim(_tensor(x), source, destination)
+
+    @staticmethod
+    def squeeze(x, axis=None):
+        x = _tensor(x)
+        return torch.squeeze(x) if axis is None else torch.squeeze(x, axis)
+
+    @staticmethod
+    def stack(arrays, axis=0):
+        return torch.stack([_tensor(a) for a in arrays], axis)
+
+    @staticmethod
+    def outer(a, b):
+        """NumPy's outer flattens its operands; torch.outer takes vectors."""
+        return torch.outer(torch.ravel(_tensor(a)), torch.ravel(_tensor(b)))
+
+    @staticmethod
+    def pad(x, pad_width):
+        """NumPy's widths (an int, a pair, a pair per axis; the first axis first) as
+        torch's flat list, the last axis first."""
+        x = _tensor(x)
+        widths = np.broadcast_to(np.asarray(pad_width), (x.ndim, 2))
+        return torch.nn.functional.pad(x, [int(w) for pair in widths[::-1] for w in pair])
+
+    @staticmethod
+    def tile(x, reps):
+        return torch.tile(_tensor(x), (reps,) if isinstance(reps, int) else tuple(reps))
+
+    @staticmethod
+    def repeat(x, repeats, axis=None):
+        """NumPy's repeat is torch's repeat_interleave (torch's repeat is NumPy's tile)."""
+        return torch.repeat_interleave(_tensor(x), repeats, axis)
+
+    @staticmethod
+    def roll(x, shift, axis=None):
+        return torch.roll(_tensor(x), shift, axis)
+
+    @staticmethod
+    def tril(x, k=0):
+        return torch.tril(_tensor(x), k)
+
+    @staticmethod
+    def triu(x, k=0):
+        return torch.triu(_tensor(x), k)
+
+    @staticmethod
+    def diff(x, axis=-1):
+        return torch.diff(_tensor(x), dim=axis)
+
+    @staticmethod
+    def diagonal(x, offset=0):
+        return torch.diagonal(_tensor(x), offset, 0, 1)
+
+    @staticmethod
+    def trace(x, offset=0):
+        """NumPy's trace, of the first two axes at any rank and offset (torch.trace takes
+        a matrix's main diagonal only): its diagonal, summed."""
+        return torch.diagonal(_tensor(x), offset, 0, 1).sum(-1)
+
+    @staticmethod
     def cumsum(x, axis=None):
         """NumPy's cumsum: axis None runs over the flattened operand."""
         x = _tensor(x)
@@ -373,6 +443,14 @@ def _dims(x, axis) -> tuple[int, ...]:
     return (axis,) if isinstance(axis, int) else tuple(axis)
 
 
+def _spread(spread, x, axis, keepdims):
+    """torch's var or std over NumPy's `axis` with NumPy's count (no correction); over no
+    axis (a scalar's, or `axis=()`), each element's spread about itself, 0."""
+    x = _tensor(x)
+    dims = _dims(x, axis)
+    return spread(x, dim=dims, correction=0, keepdim=keepdims) if dims else x - x
+
+
 def _reduce(reduction, x, axis, keepdims):
     """A torch reduction over NumPy's `axis`: None reduces every axis, () none."""
     x = _tensor(x)
@@ -389,7 +467,12 @@ _TWINS = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divid
           "arcsinh": torch.asinh, "sinh": torch.sinh, "cosh": torch.cosh,
           "square": torch.square, "reciprocal": torch.reciprocal, "abs": torch.abs,
           "sign": torch.sign, "minimum": torch.minimum, "arctan2": torch.atan2,
-          "logaddexp": torch.logaddexp, "power": torch.pow, "clip": torch.clamp}
+          "logaddexp": torch.logaddexp, "power": torch.pow, "clip": torch.clamp,
+          "arcsin": torch.asin, "arccos": torch.acos, "arctanh": torch.atanh,
+          "arccosh": torch.acosh, "log2": torch.log2, "log10": torch.log10, "exp2": torch.exp2,
+          "deg2rad": torch.deg2rad, "rad2deg": torch.rad2deg, "floor": torch.floor,
+          "ceil": torch.ceil, "round": torch.round, "trunc": torch.trunc, "hypot": torch.hypot,
+          "logaddexp2": torch.logaddexp2, "ravel": torch.ravel}
 
 
 def _on_tensors(op):
