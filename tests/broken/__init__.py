@@ -44,6 +44,8 @@ FAMILIES = {
     "pytree": "the order of a pytree's leaves",
     "nesting": "one transformation inside another: perturbation confusion",
     "refusal": "a call the contract says must raise returns a value instead",
+    "semantics": "an operation's value: what NumPy's parameters mean (repeat's order, var's "
+                 "count, diagonal's offset)",
     "derived": "a transformation built from the others (linearize, jacfwd, jacrev, hessian): "
                "its basis, the axes of its result, its nesting",
 }

@@ -245,6 +245,15 @@ CATCHES = [
                        ("cumsum_jvp_runs_backward", "cumsum"),
                        ("vmap_max_reduces_the_batch_axis", "max"),
                        ("flip_transpose_is_the_identity", "flip"),
+                       ("arcsin_slope_without_root", "arcsin"),
+                       ("arccosh_slope_of_arcsinh", "arccosh"),
+                       ("exp2_slope_without_log2", "exp2"),
+                       ("floor_passes_its_tangent", "floor"),
+                       ("cbrt_slope_of_one_power_too_few", "cbrt"),
+                       ("pad_transpose_takes_the_after_width", "pad"),
+                       ("repeat_lays_out_blocks", "repeat"),
+                       ("var_divides_by_count_less_one", "var"),
+                       ("diagonal_offset_sign_flipped", "diagonal"),
                        # Four rows the grad, vmap and stack properties caught in
                        # programs drawn from the whole language, until it grew to
                        # 45 operations: their reproducers then kept 6 to 15 equations
