@@ -97,10 +97,10 @@ globals().update({name: _elementwise_function(name, prim)
                   for name, prim in P.NUMPY_FUNCTIONS.items()})
 # The ones this module calls itself, named here for its reader (and linters).
 (add, subtract, multiply, divide, negative, greater, less, maximum, minimum, log, sqrt,
- logaddexp, floor, ceil) = (
+ logaddexp, floor, ceil, sin) = (
     globals()[name] for name in ("add", "subtract", "multiply", "divide", "negative", "greater",
                                  "less", "maximum", "minimum", "log", "sqrt", "logaddexp",
-                                 "floor", "ceil"))
+                                 "floor", "ceil", "sin"))
 
 
 def where(condition, x, y):
@@ -510,6 +510,127 @@ def std(x, axis=None, keepdims=False):
     return sqrt(var(x, axis, keepdims))
 
 
+def sinc(x):
+    """sin(pi x) / (pi x); at 0, where JAX has a rule of its own, 0 / 0."""
+    pix = multiply(x, _np.pi)
+    return divide(sin(pix), pix)
+
+
+def remainder(x, y):
+    """NumPy's `remainder` (the sign of y), as x - y floor(x / y): its derivatives
+    are JAX's, 1 for x and -floor(x / y) for y."""
+    if _eager():
+        return _numpy("remainder", _np.remainder, x, y)
+    return subtract(x, multiply(y, floor(divide(x, y))))
+
+
+def fmod(x, y):
+    """C's `fmod` (the sign of x), as x - y trunc(x / y)."""
+    if _eager():
+        return _numpy("fmod", _np.fmod, x, y)
+    return subtract(x, multiply(y, trunc(divide(x, y))))
+
+
+def copysign(x, y):
+    """|x| with y's sign, as JAX selects it: y's sign carries no derivative."""
+    if _eager():
+        return _numpy("copysign", _np.copysign, x, y)
+    magnitude = abs(x)
+    return where(less(y, 0.0), negative(magnitude), magnitude)
+
+
+def cumprod(x, axis=None):
+    """NumPy's running product, one multiplication per element as JAX's scan of
+    products: its derivative at a zero is a product of the others, never a division."""
+    if axis is None:
+        x, axis = ravel(x), 0
+    if _eager():
+        return _numpy("cumprod", _np.cumprod, x, axis=axis)
+    x = _promote([x, 0.0])[0]
+    axis = _axis("cumprod", axis, len(aval_of(x).shape))
+    running = []
+    for k in range(aval_of(x).shape[axis]):
+        element = _along(x, axis, k, k + 1)
+        running.append(multiply(running[-1], element) if running else element)
+    return ops.concatenate(running, axis) if len(running) > 1 else x
+
+
+def ptp(x, axis=None, keepdims=False):
+    """Peak to peak: max less min."""
+    return subtract(max(x, axis, keepdims), min(x, axis, keepdims))
+
+
+def inner(a, b):
+    """The last axes contracted (a scalar multiplies)."""
+    a, b, sa, sb = _promoted_pair(a, b)
+    if sa.ndim == 0 or sb.ndim == 0:
+        return multiply(a, b)
+    _contract_check("inner", sa, sb, -1, -1)
+    if _eager():
+        return _np.inner(a, b)
+    return ops.dot_general(a, b, (((sa.ndim - 1,), (sb.ndim - 1,)), ((), ())))
+
+
+def vdot(a, b):
+    """Both operands flattened, then their dot product."""
+    return inner(ravel(a), ravel(b))
+
+
+def kron(a, b):
+    """Every product of an element of a and one of b, in blocks: the ranks padded
+    with leading 1s to match, the operands interleaved by broadcasting, then merged."""
+    sa, sb = aval_of(a).shape, aval_of(b).shape
+    n = builtins.max(len(sa), len(sb))
+    sa, sb = (1,) * (n - len(sa)) + tuple(sa), (1,) * (n - len(sb)) + tuple(sb)
+    wide = multiply(reshape(a, [d for m in sa for d in (m, 1)]),
+                    reshape(b, [d for m in sb for d in (1, m)]))
+    return reshape(wide, [m * k for m, k in zip(sa, sb)])
+
+
+def tensordot(a, b, axes=2):
+    """a's last `axes` axes contracted with b's first `axes`."""
+    a, b, sa, sb = _promoted_pair(a, b)
+    if axes > builtins.min(sa.ndim, sb.ndim) or sa.shape[sa.ndim - axes:] != sb.shape[:axes]:
+        raise ShapeError(f"tensordot: shapes {sa.shape} and {sb.shape} do not align on "
+                         f"{axes} axes")
+    if _eager():
+        return _np.tensordot(a, b, axes)
+    if axes == 0:
+        return multiply(reshape(a, sa.shape + (1,) * sb.ndim), b)
+    return ops.dot_general(a, b, ((range(sa.ndim - axes, sa.ndim), range(axes)), ((), ())))
+
+
+def rot90(x, k=1):
+    """A quarter turn of the first two axes, k times anticlockwise: flips and a swap."""
+    if len(aval_of(x).shape) < 2:
+        raise ShapeError(f"rot90: wants an operand of rank 2 at least, got {aval_of(x).shape}")
+    k %= 4
+    if k == 2:
+        return flip(x, (0, 1))
+    if k == 1:
+        return swapaxes(flip(x, 1), 0, 1)
+    return flip(swapaxes(x, 0, 1), 1) if k == 3 else x
+
+
+def average(x, axis=None, weights=None):
+    """The weighted mean sum(x w) / sum(w), w of x's shape (None: the plain mean)."""
+    if weights is None:
+        return mean(x, axis)
+    return divide(sum(multiply(x, weights), axis), sum(broadcast_to(weights, aval_of(x).shape),
+                                                       axis))
+
+
+def trapezoid(y, dx=1.0, axis=-1):
+    """The trapezoid rule: neighbours' means along `axis`, summed, times dx."""
+    if _eager():
+        return _numpy("trapezoid", _np.trapezoid, y, dx=dx, axis=axis)
+    y = _promote([y, 0.0])[0]
+    axis = _axis("trapezoid", axis, len(aval_of(y).shape))
+    d = aval_of(y).shape[axis]
+    pairs = add(_along(y, axis, builtins.min(1, d), d), _along(y, axis, 0, builtins.max(d - 1, 0)))
+    return multiply(sum(pairs, axis=axis), dx / 2)
+
+
 def full(shape, value):
     """A constant array needs no tracing, unless its shape is symbolic."""
     shape = (shape,) if isinstance(shape, (int, Dim)) else tuple(shape)
@@ -561,6 +682,8 @@ Tracer.__truediv__ = divide
 Tracer.__rtruediv__ = lambda x, y: divide(y, x)
 Tracer.__neg__ = negative
 Tracer.__pos__ = lambda x: x
+Tracer.__mod__ = remainder
+Tracer.__rmod__ = lambda x, y: remainder(y, x)
 Tracer.__pow__ = power
 Tracer.__rpow__ = lambda x, y: power(y, x)
 Tracer.__gt__ = greater

@@ -25,7 +25,9 @@ program of a cell, with inputs made so that the cell can always be built:
   chosen element apart from the rest), a ramp of distinct values; and for
   the domains inside or beyond the unit interval (`arcsin` wants |x| <= 3/4,
   `arccosh` x >= 5/4), the magnitudes capped at 1, halved or lifted by 1;
-  and where the result outgrows MAX_DIM (`ravel` of 3 x 3), every axis cut to 2.
+  and where the result outgrows MAX_DIM (`ravel` of 3 x 3), every axis cut to 2;
+  and where a quotient must stay off the integers (`remainder`), inputs in
+  two bands apart.  Each fallback works on the last one's inputs.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from strategies.shapes import check_type
 
 # The builders whose two operands contract (a dim of one meets a dim of the other):
 # their shapes are square, so every rank pair contracts.
-SQUARE = frozenset({"matmul_pair", "dot_pair"})
+SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair"})
 # An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
 OFFSET = (5 / 16, 7 / 16)
 STEPS = 7
@@ -112,6 +114,13 @@ def _smaller(arrays):
     return tuple(x[tuple(slice(0, 2) for _ in x.shape)] for x in arrays)
 
 
+def _ratios(arrays):
+    """For `remainder` and `fmod`, whose quotient must stay off the integers: the
+    first input in [0.8, 0.9), the second in [1.6, 1.7), so the quotient of the two,
+    and of either and a literal, is at least 0.05 from every integer."""
+    return tuple((0.8, 1.6)[i] + abs(x) % 0.1 for i, x in enumerate(arrays))
+
+
 def _grow(draw, op, ranks, sets):
     names = [f"x{i}" for i in range(len(sets[0]))]
     scope = Scope([Var(n, x.shape) for n, x in zip(names, sets[0])],
@@ -139,7 +148,7 @@ def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> P
               for i, x in enumerate(first))
         for k in range(1, variants)]
     scope = _grow(draw, op, ranks, sets)
-    for fallback in (_easy, _capped, _spread, _halved, _lifted, _smaller):  # on the last's
+    for fallback in (_easy, _capped, _spread, _halved, _lifted, _smaller, _ratios):
         if not scope.eqns:
             sets = [fallback(args) for args in sets]
             scope = _grow(draw, op, ranks, sets)

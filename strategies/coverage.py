@@ -87,7 +87,6 @@ _BY_BUILDER = {
     "deviation_axes": tuple((r,) for r in _RANKS[1:]),
     "stackable": tuple((r,) for r in _RANKS[:-1]),
     "outer_pair": _pairs(_RANKS[:2]),
-    "slice_bounds": tuple((r,) for r in _RANKS[1:]),
     "pad_widths": tuple((r,) for r in _RANKS[1:]),
     "rolls": tuple((r,) for r in _RANKS),
     "tilings": tuple((r,) for r in _RANKS),
@@ -95,6 +94,12 @@ _BY_BUILDER = {
     "difference_axes": tuple((r,) for r in _RANKS[1:]),
     "triangle_offsets": tuple((r,) for r in _RANKS[2:]),
     "diagonal_offsets": tuple((r,) for r in _RANKS[2:]),
+    "quarter_turns": tuple((r,) for r in _RANKS[2:]),
+    "inner_pair": _pairs(_RANKS, _contracts),
+    "kron_pair": _pairs(_RANKS),
+    "twin_pair": tuple((r, r) for r in _RANKS),
+    "weighted": tuple((r, r) for r in _RANKS),
+    "tensordot_pair": _pairs(_RANKS),
 }
 
 

@@ -440,15 +440,6 @@ def _diagonal_offsets(shape):
 
 
 @cache
-def _slice_bounds(shape):
-    """`x[lo:hi]` on the first axis or `x[:, lo:hi]` on the second: dropping the first
-    element, the last, or both."""
-    return [{"axis": axis, "lo": lo, "hi": hi} for axis in range(min(len(shape), 2))
-            for lo, hi in ((1, shape[axis]), (0, shape[axis] - 1), (1, shape[axis] - 1))
-            if hi - lo >= 1]
-
-
-@cache
 def _deviation_axes(shape):
     """std's `axis` and `keepdims`, as a reduction's, of an operand with elements to
     spread (a scalar's deviation is 0, std's kink)."""
@@ -464,7 +455,6 @@ pad_widths = _one_operand(_pad_widths)
 difference_axes = _one_operand(_difference_axes)
 triangle_offsets = _one_operand(_triangle_offsets)
 diagonal_offsets = _one_operand(_diagonal_offsets)
-slice_bounds = _one_operand(_slice_bounds)
 
 
 def stackable(draw, scope, spec):
@@ -490,3 +480,52 @@ def outer_pair(draw, scope, spec):
                if len(x.shape) <= 1 and len(y.shape) <= 1]
     pair = pick(draw, options, lambda pair: scope.fits(spec, pair, {}))
     return None if pair is None else (pair, {})
+
+
+@cache
+def _quarter_turns(shape):
+    """rot90's `k`: one, two and three quarter turns, and one the other way."""
+    return [{"k": k} for k in (1, 2, 3, -1)] if len(shape) >= 2 else []
+
+
+quarter_turns = _one_operand(_quarter_turns)
+
+
+def inner_shape(a, b):
+    """NumPy's inner result shape (the last axes contracted), or None."""
+    if not a or not b:
+        return np.broadcast_shapes(a, b)
+    return (*a[:-1], *b[:-1]) if a[-1] == b[-1] else None
+
+
+def inner_pair(draw, scope, spec):
+    return _contraction(draw, scope, spec, inner_shape)
+
+
+def kron_pair(draw, scope, spec):
+    return _contraction(draw, scope, spec, lambda a, b: ())
+
+
+def twin_pair(draw, scope, spec):
+    """Two variables of one shape (`vdot`'s flattened operands)."""
+    options = [(x, y) for x in scope.firsts for y in scope.vars if y.shape == x.shape]
+    pair = pick(draw, options, lambda pair: _in_domain(scope, spec, pair, {})
+                and scope.fits(spec, pair, {}))
+    return None if pair is None else (pair, {})
+
+
+def weighted(draw, scope, spec):
+    """`average(x, axis, weights=w)`: w of x's shape, the weights' sum over `axis` kept
+    from 0 by the operation's domain."""
+    options = [((x, w), params) for x in scope.firsts for w in scope.vars if w.shape == x.shape
+               for params in _one_axis(x.shape)]
+    option = pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
+    return option
+
+
+def tensordot_pair(draw, scope, spec):
+    """`tensordot(x, y, axes)`: x's last `axes` axes (0, 1 or 2) of y's first's sizes."""
+    options = [((x, y), {"axes": n}) for x in scope.firsts for y in scope.vars
+               for n in (0, 1, 2) if n <= min(len(x.shape), len(y.shape))
+               and x.shape[len(x.shape) - n:] == y.shape[:n]]
+    return pick(draw, options, lambda o: scope.fits(spec, *o))

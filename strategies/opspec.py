@@ -217,6 +217,22 @@ def _off_origin(x, y) -> bool:
     return bool(np.all(np.hypot(np.real(x), np.real(y)) >= NONZERO_FLOOR))
 
 
+def _off_steps(x, y) -> bool:
+    """remainder and fmod: a divisor NONZERO_FLOOR from 0, and a quotient KINK_MARGIN
+    from the integers, where they jump."""
+    return _nonzero(y) and _off_integers(np.real(x) / np.real(y))
+
+
+def _off_axes(x, y) -> bool:
+    """copysign away from 0 in both operands: |x| has a kink there, y's sign flips."""
+    return _off_zero(x) and _off_zero(y)
+
+
+def _weights_apart_from_zero(x, w, *, axis) -> bool:
+    """average divides by the weights' sum over `axis`: at least NONZERO_FLOOR."""
+    return bool(np.all(np.abs(np.sum(np.real(w), axis=axis)) >= NONZERO_FLOOR))
+
+
 def _apart(x, y) -> bool:
     return bool(np.all(np.abs(np.real(x) - np.real(y)) >= KINK_MARGIN))
 
@@ -294,6 +310,28 @@ def _std(x, axis=None, keepdims=False):
     return np.sqrt(_var(x, axis, keepdims))
 
 
+def _copysign(x, y):
+    return np.where(np.real(y) < 0, -_abs(x), _abs(x))
+
+
+def _remainder(x, y):
+    return x - y * np.floor(np.real(x) / np.real(y))
+
+
+def _fmod(x, y):
+    return x - y * np.trunc(np.real(x) / np.real(y))
+
+
+def _ptp_kink(x, *, axis, keepdims):
+    """The chosen elements of max and min, as one pattern."""
+    ranked = _reduced_last(x, axis)
+    return np.argmax(ranked, axis=-1) * ranked.shape[-1] + np.argmin(ranked, axis=-1)
+
+
+def _average(x, w, *, axis):
+    return np.sum(x * w, axis=axis) / np.sum(w, axis=axis)
+
+
 def _where(a, b, c, d, *, cmp):
     return np.where(compare(a, b, cmp), c, d)
 
@@ -324,18 +362,6 @@ class _SequenceSpec(OpSpec):
 
     def render(self, args, params, syntax):
         return f"jnp.{self.name}([{', '.join(args)}], axis={params['axis']})"
-
-
-@dataclass(frozen=True)
-class _SliceSpec(OpSpec):
-    """Basic slicing is Python syntax, `x[lo:hi]` or `x[:, lo:hi]`."""
-
-    def render(self, args, params, syntax):
-        return f"{args[0]}[{':, ' * params['axis']}{params['lo']}:{params['hi']}]"
-
-
-def _slice(x, *, axis, lo, hi):
-    return x[(slice(None),) * axis + (slice(lo, hi),)]
 
 
 def _spread_out(x, *, axis, keepdims) -> bool:
@@ -515,6 +541,9 @@ OPS: dict[str, OpSpec] = {
                domain=_off_integers, kink=_step(np.floor),
                primitives=("floor", "ceil", "select_n", "lt"),
                carries_derivative=lambda args, params: (), optional=True),
+        _unary("sinc", np.sinc, operands.any_operand,
+               "sin(pi x) / (pi x): kept off 0, where refimpl's quotient is 0 / 0",
+               domain=_nonzero, primitives=("sin", "mul", "div"), optional=True),
         _binary("hypot", _hypot, operands.broadcasting_pair,
                 "sqrt(x^2 + y^2): its partials jump at the origin", domain=_off_origin,
                 elementwise=True, primitives=("mul", "add", "sqrt"), optional=True),
@@ -536,9 +565,6 @@ OPS: dict[str, OpSpec] = {
                       primitives=("broadcast_in_dim", "concatenate"), optional=True),
         _binary("outer", np.outer, operands.outer_pair, "every product: a fan-out each way",
                 primitives=("reshape", "broadcast_in_dim", "mul"), optional=True),
-        _SliceSpec("slice", _slice, "", None, operands.slice_bounds,
-                   "basic slicing x[lo:hi]: its transpose pads with zeros", contract=(),
-                   optional=True),
         OpSpec("pad", lambda x, *, pad_width: np.pad(x, pad_width),
                "jnp.pad({0}, {pad_width})", None, operands.pad_widths,
                "zeros around: its transpose slices", optional=True),
@@ -569,6 +595,56 @@ OPS: dict[str, OpSpec] = {
         OpSpec("trace", lambda x, *, offset: np.trace(x, offset),
                "jnp.trace({0}, offset={offset})", None, operands.diagonal_offsets,
                "a diagonal's sum", primitives=("slice", "select_n", "reduce_sum"),
+               optional=True),
+        _binary("remainder", _remainder, operands.broadcasting_pair,
+                 "NumPy's modulo: slope 1 in x, -floor(x / y) in y, a jump at each multiple",
+                 "{0} % {1}", domain=_off_steps,
+                 kink=lambda x, y: np.floor(np.real(x) / np.real(y)), elementwise=True,
+                 primitives=("floor", "div", "mul", "sub"), optional=True),
+        _binary("fmod", _fmod, operands.broadcasting_pair, "C's modulo, the sign of x",
+                domain=_off_steps, kink=lambda x, y: np.floor(np.real(x) / np.real(y)),
+                elementwise=True,
+                primitives=("floor", "ceil", "select_n", "lt", "div", "mul", "sub"),
+                optional=True),
+        _binary("copysign", _copysign, operands.broadcasting_pair,
+                "|x| with y's sign: y carries no derivative", domain=_off_axes,
+                kink=lambda x, y: 2 * (np.real(x) > 0) + (np.real(y) > 0), elementwise=True,
+                primitives=("abs", "neg", "select_n", "lt"), optional=True),
+        OpSpec("cumprod", lambda x, *, axis: np.cumprod(x, axis=axis),
+               "jnp.cumprod({0}, axis={axis})", None, operands.one_axis,
+               "running product: at a zero, the product of the others", primitives=("mul",),
+               optional=True),
+        OpSpec("ptp", lambda x, *, axis, keepdims: np.ptp(np.real(x), axis=axis,
+                                                         keepdims=keepdims)
+               if not np.iscomplexobj(x) else np.max(x, axis=axis, keepdims=keepdims)
+               - np.min(x, axis=axis, keepdims=keepdims),
+               "jnp.ptp({0}, axis={axis}, keepdims={keepdims})", None, operands.reduction_axes,
+               "max less min: two chosen elements",
+               domain=lambda x, **params: _one_chosen(-1, -2)(x, **params)
+               and _one_chosen(0, 1)(x, **params),
+               kink=_ptp_kink, primitives=("reduce_max", "reduce_min", "sub"), optional=True),
+        _binary("inner", np.inner, operands.inner_pair, "the last axes contracted",
+                primitives=("dot_general",), optional=True),
+        _binary("vdot", lambda x, y: np.vdot(x, y) if not np.iscomplexobj(x) else
+                np.sum(x * y), operands.twin_pair, "both flattened, then contracted",
+                primitives=("reshape", "dot_general"), optional=True),
+        _binary("kron", np.kron, operands.kron_pair, "every product, in blocks",
+                primitives=("reshape", "broadcast_in_dim", "mul"), optional=True),
+        OpSpec("tensordot", lambda x, y, *, axes: np.tensordot(x, y, axes),
+               "jnp.tensordot({0}, {1}, {axes})", None, operands.tensordot_pair,
+               "several axes contracted at once, or none", primitives=("dot_general", "mul"),
+               optional=True),
+        OpSpec("rot90", lambda x, *, k: np.rot90(x, k).copy(), "jnp.rot90({0}, {k})", None,
+               operands.quarter_turns, "a quarter turn: flips and a swap of axes",
+               primitives=("rev", "transpose"), optional=True),
+        OpSpec("average", _average, "jnp.average({0}, axis={axis}, weights={1})", None,
+               operands.weighted, "a weighted mean: the weights' derivative divides by their sum",
+               domain=_weights_apart_from_zero,
+               primitives=("mul", "reduce_sum", "div", "broadcast_in_dim"), optional=True),
+        OpSpec("trapezoid", lambda y, *, axis: np.trapezoid(y, axis=axis),
+               "jnp.trapezoid({0}, axis={axis})", None, operands.difference_axes,
+               "the trapezoid rule: neighbours' means, summed", primitives=("slice", "add",
+                                                                            "reduce_sum", "mul"),
                optional=True),
         OpSpec("var", _var, "jnp.var({0}, axis={axis}, keepdims={keepdims})", None,
                operands.reduction_axes, "mean squared deviation: the mean's derivative twice",

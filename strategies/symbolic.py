@@ -29,9 +29,11 @@ symbolic staging must read it:
   bound (`prod`'s tree of halves): JAX can (`dimension_as_value`), refimpl's
   symbolic staging cannot yet, and refimpl is the reference.  The shape and
   indexing family after them is left out as a whole: each writes a size
-  (`pad`, `tile`, `repeat`, a slice's bounds), flattens (`ravel`, `outer`),
+  (`pad`, `tile`, `repeat`), flattens (`ravel`, `outer`),
   reads one (`squeeze`, `diff`, `roll`, the diagonal's length, `tril`'s
-  mask) or reduces through `mean` (`var`, `std`); `moveaxis` stays.
+  mask) or reduces through `mean` (`var`, `std`), and with it the
+  operations composed of slices and flattening (`cumprod`, `vdot`, `kron`,
+  `rot90`'s flips, `average`, `trapezoid`, `ptp`); `moveaxis` stays.
 
 JAX assumes every dimension variable is at least 1 (docs/sut-api.md), so
 sizes are drawn from 1 up.  The generator self-test reports, per construct,
@@ -58,9 +60,10 @@ from strategies.vocabulary import Vocabulary
 
 # What a shape-polymorphic program leaves out (see the module docstring).
 NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum", "mean", "prod",
-                             "squeeze", "ravel", "stack", "outer", "slice", "pad", "roll",
+                             "squeeze", "ravel", "stack", "outer", "pad", "roll",
                              "tile", "repeat", "diff", "tril", "triu", "diagonal", "trace",
-                             "var", "std"})
+                             "var", "std", "cumprod", "ptp", "vdot", "kron", "rot90",
+                             "average", "trapezoid"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch
 

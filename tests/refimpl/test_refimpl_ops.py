@@ -121,6 +121,22 @@ OPS = {
     "trace": (lambda n: lambda x: n.trace(x, 1) + n.trace(x[0]), [(3, 4, 4)], False),
     "var": (lambda n: lambda x: n.var(x, (0, 2), keepdims=True), [(2, 3, 4)], False),
     "std": (lambda n: lambda x: n.std(x, 1), [(2, 3, 4)], False),
+    "remainder": (lambda n: lambda x, y: n.remainder(3.0 * x, y + 0.5) + (x % 0.3),
+                  [(2, 3), (3,)], True),
+    "fmod": (lambda n: lambda x, y: n.fmod(-3.0 * x, y + 0.5), [(2, 3), (3,)], True),
+    "copysign": (lambda n: lambda x, y: n.copysign(x, y - 0.6), [(2, 3), (3,)], True),
+    "cumprod": (lambda n: lambda x: n.cumprod(x, 1) + n.cumprod(x * np.array([1.0, 0.0, 1.0]), 0),
+                [(2, 3)], False),
+    "ptp": (lambda n: lambda x: n.ptp(x, (0, 2), keepdims=True), [(2, 3, 4)], False),
+    "inner": (lambda n: n.inner, [(2, 3, 4), (3, 4)], False),
+    "vdot": (lambda n: n.vdot, [(2, 3), (2, 3)], False),
+    "kron": (lambda n: n.kron, [(2, 3), (3,)], False),
+    "tensordot": (lambda n: lambda x, y: n.tensordot(x, y, 2), [(2, 3, 4), (3, 4, 2)], False),
+    "tensordot_one_axis": (lambda n: lambda x, y: n.tensordot(x, y, 1), [(2, 3), (3, 4)], False),
+    "rot90": (lambda n: lambda x: n.rot90(x, 1) + n.rot90(x, -1) * n.rot90(x, 2),
+              [(3, 3, 2)], False),
+    "average": (lambda n: lambda x, w: n.average(x, axis=1, weights=w), [(2, 3), (2, 3)], True),
+    "trapezoid": (lambda n: lambda y: n.trapezoid(y, axis=1), [(2, 3, 4)], False),
 }
 
 # The operation table's optional one-operand rows, each a row here by itself: on
