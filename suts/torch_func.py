@@ -391,6 +391,41 @@ class _Numpy:
         return torch.diagonal(_tensor(x), offset, 0, 1).sum(-1)
 
     @staticmethod
+    def cumprod(x, axis=None):
+        """NumPy's cumprod: axis None runs over the flattened operand."""
+        x = _tensor(x)
+        return torch.cumprod(x.reshape(-1), 0) if axis is None else torch.cumprod(x, axis)
+
+    @staticmethod
+    def ptp(x, axis=None, keepdims=False):
+        """Peak to peak, which torch has no function for: amax less amin."""
+        return _reduce(torch.amax, x, axis, keepdims) - _reduce(torch.amin, x, axis, keepdims)
+
+    @staticmethod
+    def vdot(a, b):
+        """NumPy's vdot flattens its operands; torch.vdot takes vectors."""
+        return torch.vdot(torch.ravel(_tensor(a)), torch.ravel(_tensor(b)))
+
+    @staticmethod
+    def tensordot(a, b, axes=2):
+        return torch.tensordot(_tensor(a), _tensor(b), dims=axes)
+
+    @staticmethod
+    def rot90(x, k=1):
+        return torch.rot90(_tensor(x), k, (0, 1))
+
+    @staticmethod
+    def average(x, axis=None, weights=None):
+        """NumPy's weighted mean, which torch has no function for: sum(x w) / sum(w)."""
+        x, weights = _tensor(x), _tensor(weights)
+        return _reduce(torch.sum, x * weights, axis, False) / _reduce(torch.sum, weights, axis,
+                                                                      False)
+
+    @staticmethod
+    def trapezoid(y, axis=-1):
+        return torch.trapezoid(_tensor(y), dim=axis)
+
+    @staticmethod
     def cumsum(x, axis=None):
         """NumPy's cumsum: axis None runs over the flattened operand."""
         x = _tensor(x)
@@ -472,7 +507,9 @@ _TWINS = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divid
           "arccosh": torch.acosh, "log2": torch.log2, "log10": torch.log10, "exp2": torch.exp2,
           "deg2rad": torch.deg2rad, "rad2deg": torch.rad2deg, "floor": torch.floor,
           "ceil": torch.ceil, "round": torch.round, "trunc": torch.trunc, "hypot": torch.hypot,
-          "logaddexp2": torch.logaddexp2, "ravel": torch.ravel}
+          "logaddexp2": torch.logaddexp2, "ravel": torch.ravel, "sinc": torch.sinc,
+          "remainder": torch.remainder, "fmod": torch.fmod, "copysign": torch.copysign,
+          "inner": torch.inner, "kron": torch.kron}
 
 
 def _on_tensors(op):
