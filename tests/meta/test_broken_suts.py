@@ -254,6 +254,8 @@ CATCHES = [
                        ("repeat_lays_out_blocks", "repeat"),
                        ("var_divides_by_count_less_one", "var"),
                        ("diagonal_offset_sign_flipped", "diagonal"),
+                       ("remainder_sign_fix_held_constant", "remainder"),
+                       ("kron_blocks_of_the_second", "kron"),
                        # Four rows the grad, vmap and stack properties caught in
                        # programs drawn from the whole language, until it grew to
                        # 45 operations: their reproducers then kept 6 to 15 equations
