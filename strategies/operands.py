@@ -503,7 +503,10 @@ def inner_pair(draw, scope, spec):
 
 
 def kron_pair(draw, scope, spec):
-    return _contraction(draw, scope, spec, lambda a, b: ())
+    """Any two variables: kron's result, every product in blocks, is kept small by `fits`."""
+    pair = pick(draw, [(x, y) for x in scope.firsts for y in scope.vars],
+                lambda pair: scope.fits(spec, pair, {}))
+    return None if pair is None else (pair, {})
 
 
 def twin_pair(draw, scope, spec):
@@ -519,8 +522,7 @@ def weighted(draw, scope, spec):
     from 0 by the operation's domain."""
     options = [((x, w), params) for x in scope.firsts for w in scope.vars if w.shape == x.shape
                for params in _one_axis(x.shape)]
-    option = pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
-    return option
+    return pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
 
 
 def tensordot_pair(draw, scope, spec):

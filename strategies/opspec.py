@@ -322,6 +322,21 @@ def _fmod(x, y):
     return x - y * np.trunc(np.real(x) / np.real(y))
 
 
+_max_apart, _min_apart = _one_chosen(-1, -2), _one_chosen(0, 1)
+
+
+def _ptp_apart(x, *, axis, keepdims) -> bool:
+    """ptp's domain: both of its chosen elements apart from their runners-up."""
+    return _max_apart(x, axis=axis, keepdims=keepdims) and _min_apart(x, axis=axis,
+                                                                      keepdims=keepdims)
+
+
+def _ptp(x, *, axis, keepdims):
+    """max less min (NumPy's ptp refuses complex operands; max and min order them by
+    the real part first, so they choose the real operand's elements)."""
+    return np.max(x, axis=axis, keepdims=keepdims) - np.min(x, axis=axis, keepdims=keepdims)
+
+
 def _ptp_kink(x, *, axis, keepdims):
     """The chosen elements of max and min, as one pattern."""
     ranked = _reduced_last(x, axis)
@@ -614,19 +629,14 @@ OPS: dict[str, OpSpec] = {
                "jnp.cumprod({0}, axis={axis})", None, operands.one_axis,
                "running product: at a zero, the product of the others", primitives=("mul",),
                optional=True),
-        OpSpec("ptp", lambda x, *, axis, keepdims: np.ptp(np.real(x), axis=axis,
-                                                         keepdims=keepdims)
-               if not np.iscomplexobj(x) else np.max(x, axis=axis, keepdims=keepdims)
-               - np.min(x, axis=axis, keepdims=keepdims),
-               "jnp.ptp({0}, axis={axis}, keepdims={keepdims})", None, operands.reduction_axes,
-               "max less min: two chosen elements",
-               domain=lambda x, **params: _one_chosen(-1, -2)(x, **params)
-               and _one_chosen(0, 1)(x, **params),
-               kink=_ptp_kink, primitives=("reduce_max", "reduce_min", "sub"), optional=True),
+        OpSpec("ptp", _ptp, "jnp.ptp({0}, axis={axis}, keepdims={keepdims})", None,
+               operands.reduction_axes, "max less min: two chosen elements",
+               domain=_ptp_apart, kink=_ptp_kink,
+               primitives=("reduce_max", "reduce_min", "sub"), optional=True),
         _binary("inner", np.inner, operands.inner_pair, "the last axes contracted",
                 primitives=("dot_general",), optional=True),
-        _binary("vdot", lambda x, y: np.vdot(x, y) if not np.iscomplexobj(x) else
-                np.sum(x * y), operands.twin_pair, "both flattened, then contracted",
+        _binary("vdot", lambda x, y: np.sum(x * y), operands.twin_pair,
+                "both flattened, then contracted (NumPy's vdot conjugates a complex x)",
                 primitives=("reshape", "dot_general"), optional=True),
         _binary("kron", np.kron, operands.kron_pair, "every product, in blocks",
                 primitives=("reshape", "broadcast_in_dim", "mul"), optional=True),
@@ -643,9 +653,8 @@ OPS: dict[str, OpSpec] = {
                primitives=("mul", "reduce_sum", "div", "broadcast_in_dim"), optional=True),
         OpSpec("trapezoid", lambda y, *, axis: np.trapezoid(y, axis=axis),
                "jnp.trapezoid({0}, axis={axis})", None, operands.difference_axes,
-               "the trapezoid rule: neighbours' means, summed", primitives=("slice", "add",
-                                                                            "reduce_sum", "mul"),
-               optional=True),
+               "the trapezoid rule: neighbours' means, summed",
+               primitives=("slice", "add", "reduce_sum", "mul"), optional=True),
         OpSpec("var", _var, "jnp.var({0}, axis={axis}, keepdims={keepdims})", None,
                operands.reduction_axes, "mean squared deviation: the mean's derivative twice",
                domain=lambda x, *, axis, keepdims: np.size(x) > 0,
