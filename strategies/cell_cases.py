@@ -24,7 +24,8 @@ program of a cell, with inputs made so that the cell can always be built:
   same capped at 1; and where the elements tie (`max` and `min` need their
   chosen element apart from the rest), a ramp of distinct values; and for
   the domains inside or beyond the unit interval (`arcsin` wants |x| <= 3/4,
-  `arccosh` x >= 5/4), the magnitudes capped at 1, halved or lifted by 1;
+  `arccosh` x >= 5/4), the magnitudes capped at 1 and halved, or lifted
+  past 5/4;
   and where the result outgrows MAX_DIM (`ravel` of 3 x 3), every axis cut to 2;
   and where a quotient must stay off the integers (`remainder`), inputs in
   two bands apart.  Each fallback works on the last one's inputs.

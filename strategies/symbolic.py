@@ -29,7 +29,7 @@ symbolic staging must read it:
   bound (`prod`'s tree of halves): JAX can (`dimension_as_value`), refimpl's
   symbolic staging cannot yet, and refimpl is the reference.  The shape and
   indexing family after them is left out as a whole: each writes a size
-  (`pad`, `tile`, `repeat`), flattens (`ravel`, `outer`),
+  (`pad`, `tile`, `repeat`, `stack`'s new axis), flattens (`ravel`, `outer`),
   reads one (`squeeze`, `diff`, `roll`, the diagonal's length, `tril`'s
   mask) or reduces through `mean` (`var`, `std`), and with it the
   operations composed of slices and flattening (`cumprod`, `vdot`, `kron`,
