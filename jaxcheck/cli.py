@@ -166,8 +166,10 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # before any property ran (run() keeps what a run found)
-        print(f"jaxcheck {args.command}: interrupted", file=sys.stderr)
-        return interrupt.exit_status(exc)
+        status = interrupt.exit_status(exc)
+        print(f"jaxcheck {args.command}: {signal.Signals(status - 128).name}: stopped",
+              file=sys.stderr)
+        return status
 
 
 def _options(args, sut: str, out: Path, described: list[str] | None = None,
