@@ -51,8 +51,13 @@ DEFAULT = "dev"
 
 
 def register() -> None:
+    """Each profile on Hypothesis's own defaults.  Without a parent a profile inherits
+    the one loaded, and where the environment names a CI runner (`CI` set, as GitHub
+    Actions and tox set it) Hypothesis has loaded its `ci` profile: `dev` and
+    `thorough` would then draw the same examples every run and keep no database."""
+    defaults = settings.get_profile("default")
     for name, values in PROFILES.items():
-        settings.register_profile(name, **_COMMON, **values)
+        settings.register_profile(name, parent=defaults, **_COMMON, **values)
     settings.load_profile(DEFAULT)
 
 
