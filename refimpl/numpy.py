@@ -587,6 +587,49 @@ def kron(a, b):
     return reshape(wide, [m * k for m, k in zip(sa, sb)])
 
 
+def _einsum_parts(subscripts, count):
+    """The operands' letters and the output's, or a ShapeError saying what refimpl takes."""
+    inputs, arrow, output = str(subscripts).partition("->")
+    inputs = inputs.split(",")
+    if (not arrow or len(inputs) != count or count not in (1, 2)
+            or not all(c.isalpha() for c in "".join(inputs) + output)
+            or any(len(set(s)) != len(s) for s in (*inputs, output))
+            or not set(output) <= set("".join(inputs))):
+        raise ShapeError(f"einsum: refimpl takes explicit subscripts ('ij,jk->ik') for one "
+                         f"or two operands, no letter twice in one, got {subscripts!r}")
+    return inputs, output
+
+
+def einsum(subscripts, *operands):
+    """Explicit subscripts, no letter twice in one operand: the letters found in one
+    operand only are summed first, then one dot_general contracts the shared letters
+    the output drops and batches those it keeps, and a transpose orders the output."""
+    inputs, output = _einsum_parts(subscripts, len(operands))
+    for letters, x in zip(inputs, operands):
+        if len(letters) != len(aval_of(x).shape):
+            raise ShapeError(f"einsum: {letters!r} names {len(letters)} axes of an operand "
+                             f"of shape {aval_of(x).shape}")
+    if _eager():
+        return _numpy("einsum", _np.einsum, subscripts, *operands)
+    operands, kept = _promote(list(operands)), []
+    for k, (letters, x) in enumerate(zip(inputs, operands)):
+        elsewhere = output + "".join(inputs[:k] + inputs[k + 1:])
+        alone = tuple(i for i, c in enumerate(letters) if c not in elsewhere)
+        kept.append(("".join(c for c in letters if c in elsewhere),
+                     sum(x, axis=alone) if alone else x))
+    if len(kept) == 1:
+        (letters, x), = kept
+        return transpose(x, [letters.index(c) for c in output])
+    (sa, a), (sb, b) = kept
+    batch = [c for c in sa if c in sb and c in output]
+    contract = [c for c in sa if c in sb and c not in output]
+    result = ops.dot_general(a, b, (([sa.index(c) for c in contract],
+                                      [sb.index(c) for c in contract]),
+                                     ([sa.index(c) for c in batch], [sb.index(c) for c in batch])))
+    order = batch + [c for c in sa if c not in sb] + [c for c in sb if c not in sa]
+    return transpose(result, [order.index(c) for c in output])
+
+
 def tensordot(a, b, axes=2):
     """a's last `axes` axes contracted with b's first `axes`."""
     a, b, sa, sb = _promoted_pair(a, b)

@@ -47,7 +47,7 @@ from strategies.shapes import check_type
 
 # The builders whose two operands contract (a dim of one meets a dim of the other):
 # their shapes are square, so every rank pair contracts.
-SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair"})
+SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair", "einsum_operands"})
 # An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
 OFFSET = (5 / 16, 7 / 16)
 STEPS = 7

@@ -100,6 +100,7 @@ _BY_BUILDER = {
     "twin_pair": tuple((r, r) for r in _RANKS),
     "weighted": tuple((r, r) for r in _RANKS),
     "tensordot_pair": _pairs(_RANKS),
+    "einsum_operands": (*((r,) for r in _RANKS), *_pairs(_RANKS)),
 }
 
 

@@ -531,3 +531,46 @@ def tensordot_pair(draw, scope, spec):
                for n in (0, 1, 2) if n <= min(len(x.shape), len(y.shape))
                and x.shape[len(x.shape) - n:] == y.shape[:n]]
     return pick(draw, options, lambda o: scope.fits(spec, *o))
+
+
+# einsum's letters: x's axes take the first ones in order, each new axis of y the next.
+_LETTERS = "abcdef"
+
+
+def _einsum_subscripts(draw, operands) -> str:
+    """Subscripts for one operand or two: each axis of y a new letter or one of x's of
+    its size (shrinks to new); the output some letters, at most MAX_RANK, in a drawn
+    order (shrinks to none: everything summed)."""
+    x = operands[0].shape
+    inputs, used = [_LETTERS[:len(x)]], len(x)
+    if len(operands) == 2:
+        letters = ""
+        for size in operands[1].shape:
+            shared = [c for c, d in zip(inputs[0], x) if d == size and c not in letters]
+            k = index(draw, len(shared) + 1, label="einsum letter")
+            letters += shared[k - 1] if k else _LETTERS[used]
+            used += not k
+        inputs.append(letters)
+    every = list(dict.fromkeys("".join(inputs)))
+    kept = [c for c in every if draw(st.booleans(), label=f"einsum keeps {c}")][:MAX_RANK]
+    output = draw(st.permutations(kept), label="einsum output order")
+    return f"{','.join(inputs)}->{''.join(output)}"
+
+
+def einsum_operands(draw, scope, spec):
+    """`einsum(subscripts, x)` or `einsum(subscripts, x, y)`: the operands first (any
+    variable, or two), then their subscripts; None where those do not fit."""
+    options = [(x,) for x in scope.firsts] + [(x, y) for x in scope.firsts for y in scope.vars]
+    args = pick(draw, options, lambda o: scope.fits(spec, o, {"subscripts": _summed(o)}))
+    if args is None:
+        return None
+    params = {"subscripts": _einsum_subscripts(draw, args)}
+    return (args, params) if scope.fits(spec, args, params) else None
+
+
+def _summed(operands) -> str:
+    """The subscripts that sum every product (`ab,cd->`): valid for any operands."""
+    x = len(operands[0].shape)
+    y = len(operands[1].shape) if len(operands) == 2 else None
+    letters = [_LETTERS[:x]] + ([] if y is None else [_LETTERS[x:x + y]])
+    return ",".join(letters) + "->"

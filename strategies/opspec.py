@@ -379,6 +379,14 @@ class _SequenceSpec(OpSpec):
         return f"jnp.{self.name}([{', '.join(args)}], axis={params['axis']})"
 
 
+@dataclass(frozen=True)
+class _EinsumSpec(OpSpec):
+    """`einsum` takes its subscripts first, then one operand or two."""
+
+    def render(self, args, params, syntax):
+        return f"jnp.einsum({params['subscripts']!r}, {', '.join(args)})"
+
+
 def _spread_out(x, *, axis, keepdims) -> bool:
     """std away from its kink where every element equals the mean (sqrt at 0): each
     standard deviation at least KINK_MARGIN."""
@@ -644,6 +652,10 @@ OPS: dict[str, OpSpec] = {
                "jnp.tensordot({0}, {1}, {axes})", None, operands.tensordot_pair,
                "several axes contracted at once, or none", primitives=("dot_general", "mul"),
                optional=True),
+        _EinsumSpec("einsum", lambda *args, subscripts: np.einsum(subscripts, *args), "",
+                    None, operands.einsum_operands,
+                    "subscripts: sums, contractions, batch letters and a transpose at once",
+                    primitives=("reduce_sum", "dot_general", "transpose"), optional=True),
         OpSpec("rot90", lambda x, *, k: np.rot90(x, k).copy(), "jnp.rot90({0}, {k})", None,
                operands.quarter_turns, "a quarter turn: flips and a swap of axes",
                primitives=("rev", "transpose"), optional=True),

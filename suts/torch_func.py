@@ -411,6 +411,10 @@ class _Numpy:
         return torch.tensordot(_tensor(a), _tensor(b), dims=axes)
 
     @staticmethod
+    def einsum(subscripts, *operands):
+        return torch.einsum(subscripts, *map(_tensor, operands))
+
+    @staticmethod
     def rot90(x, k=1):
         return torch.rot90(_tensor(x), k, (0, 1))
 

@@ -256,6 +256,7 @@ CATCHES = [
                        ("diagonal_offset_sign_flipped", "diagonal"),
                        ("remainder_sign_fix_held_constant", "remainder"),
                        ("kron_blocks_of_the_second", "kron"),
+                       ("einsum_output_in_letter_order", "einsum"),
                        # Four rows the grad, vmap and stack properties caught in
                        # programs drawn from the whole language, until it grew to
                        # 45 operations: their reproducers then kept 6 to 15 equations
