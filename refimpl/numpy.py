@@ -411,6 +411,18 @@ def diff(x, axis=-1):
     return subtract(_along(x, axis, builtins.min(1, d), d), _along(x, axis, 0, d - 1))
 
 
+def sort(x, axis=-1):
+    """x gathered by its own argsort (None: of the flattened operand), as JAX's rule
+    does: the derivative is the permutation's, the order itself carries none."""
+    if _eager():
+        return _numpy("sort", _np.sort, x, axis=axis)
+    x = _promote([x, 0.0])[0]
+    if axis is None:
+        x, axis = ravel(x), 0
+    axis = _axis("sort", axis, len(aval_of(x).shape))
+    return ops.take_along_axis(x, ops.argsort(x, axis), axis)
+
+
 def roll(x, shift, axis=None):
     """The last `shift` elements along `axis` moved to the front (None: of the
     flattened operand): two slices, concatenated the other way round."""

@@ -32,6 +32,9 @@ def reduce_max(x, axes): return bind(P.reduce_max_p, x, axes=tuple(axes))  # noq
 def reduce_min(x, axes): return bind(P.reduce_min_p, x, axes=tuple(axes))  # noqa: E704
 def rev(x, dimensions): return bind(P.rev_p, x, dimensions=tuple(dimensions))  # noqa: E704
 def cumsum(x, axis, reverse=False): return bind(P.cumsum_p, x, axis=axis, reverse=reverse)  # noqa: E704,E501
+def argsort(x, axis): return bind(P.argsort_p, x, axis=axis)  # noqa: E704
+def take_along_axis(x, indices, axis): return bind(P.take_along_axis_p, x, indices, axis=axis)  # noqa: E704,E501
+def scatter_add(x, indices, axis, size): return bind(P.scatter_add_p, x, indices, axis=axis, size=size)  # noqa: E704,E501
 def transpose(x, permutation): return bind(P.transpose_p, x, permutation=tuple(permutation))  # noqa: E704,E501
 def reshape(x, new_sizes): return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))  # noqa: E704
 def concatenate(xs, dimension): return bind(P.concatenate_p, *xs, dimension=dimension)  # noqa: E704,E501

@@ -258,6 +258,49 @@ rev_p = _def_structural("rev", _rev_shape, lambda x, *, dimensions: np.flip(x, d
                         "np.flip({0}, {dimensions})")
 
 
+def _argsort_shape(x, *, axis):
+    _check_axes("argsort", (axis,), x.ndim)
+    return ShapedArray(x.shape, np.dtype(np.int64))
+
+
+# The order that sorts x along `axis` (stable: ties keep their order); integer, so
+# it carries no tangent, and `sort` gathers by it (numpy.py).
+argsort_p = _def_structural("argsort", _argsort_shape,
+                            lambda x, *, axis: np.argsort(x, axis=axis, kind="stable"),
+                            "np.argsort({0}, axis={axis}, kind='stable')")
+argsort_p.transposable = False
+
+
+def _gather_shape(name, x, indices, *, axis, size=None):
+    """`take_along_axis`'s and its transpose's: integer indices shaped as the operand
+    but along `axis`; the scatter's result `size` long there."""
+    _check_axes(name, (axis,), x.ndim)
+    if indices.dtype.kind not in "iu" or indices.ndim != x.ndim or any(
+            a != axis and d != e for a, (d, e) in enumerate(zip(x.shape, indices.shape))):
+        raise ShapeError(f"{name}: indices {indices} do not index an operand {x} along "
+                         f"axis {axis}")
+    shape = indices.shape if size is None else x.shape[:axis] + (size,) + x.shape[axis + 1:]
+    return ShapedArray(shape, x.dtype)
+
+
+def _scatter_add_impl(x, indices, *, axis, size):
+    """The transpose of take_along_axis: each element added where it was taken from."""
+    shape = x.shape[:axis] + (size,) + x.shape[axis + 1:]
+    out = np.zeros(shape, x.dtype)
+    where = list(np.indices(indices.shape, sparse=True))
+    where[axis] = indices
+    np.add.at(out, tuple(where), x)
+    return out
+
+
+# Linear in the operand, the indices held constant: each the other's transpose.
+take_along_axis_p = _def_structural("take_along_axis", partial(_gather_shape, "take_along_axis"),
+                                    lambda x, i, *, axis: np.take_along_axis(x, i, axis),
+                                    "np.take_along_axis({0}, {1}, {axis})")
+scatter_add_p = _def_structural("scatter_add", partial(_gather_shape, "scatter_add"),
+                                _scatter_add_impl, "{impl}({0}, {1}, axis={axis}, size={size})")
+
+
 def _transpose_shape(x, *, permutation):
     if sorted(permutation) != list(range(x.ndim)):
         raise ShapeError(f"transpose: permutation {permutation} does not fit an operand {x}")

@@ -206,6 +206,13 @@ transpose_rules[P.cumsum_p] = _cumsum_transpose
 transpose_rules[P.rev_p] = lambda ct, x, *, dimensions: [ops.rev(ct, dimensions)]
 
 
+# A gather's transpose adds each element back where it came from, and the other way.
+transpose_rules[P.take_along_axis_p] = lambda ct, x, indices, *, axis: [
+    ops.scatter_add(ct, indices, axis, x.shape[axis]), None]
+transpose_rules[P.scatter_add_p] = lambda ct, x, indices, *, axis, size: [
+    ops.take_along_axis(ct, indices, axis), None]
+
+
 def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
     dims = broadcast_dimensions
     summed = [i for i in range(len(shape)) if i not in dims]

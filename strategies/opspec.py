@@ -331,6 +331,18 @@ def _ptp_apart(x, *, axis, keepdims) -> bool:
                                                                       keepdims=keepdims)
 
 
+def _distinct(x, *, axis) -> bool:
+    """sort's domain: along `axis`, every element apart from the next larger by
+    KINK_MARGIN, so no tie is near and the permutation holds around x."""
+    ranked = np.sort(_reduced_last(x, axis), axis=-1)
+    return bool(np.all(np.diff(ranked, axis=-1) >= KINK_MARGIN))
+
+
+def _order(x, *, axis):
+    """The permutation that sorts x along `axis`: the piece sort's result comes from."""
+    return np.argsort(_reduced_last(x, axis), axis=-1)
+
+
 def _ptp(x, *, axis, keepdims):
     """max less min (NumPy's ptp refuses complex operands; max and min order them by
     the real part first, so they choose the real operand's elements)."""
@@ -652,6 +664,11 @@ OPS: dict[str, OpSpec] = {
                "jnp.tensordot({0}, {1}, {axes})", None, operands.tensordot_pair,
                "several axes contracted at once, or none", primitives=("dot_general", "mul"),
                optional=True),
+        OpSpec("sort", lambda x, *, axis: np.sort(x, axis=axis), "jnp.sort({0}, axis={axis})",
+               None, operands.one_axis,
+               "a permutation: the tangent permuted alike, ties a convention (drawn apart)",
+               domain=_distinct, kink=_order,
+               primitives=("argsort", "take_along_axis", "reshape"), optional=True),
         _EinsumSpec("einsum", lambda *args, subscripts: np.einsum(subscripts, *args), "",
                     None, operands.einsum_operands,
                     "subscripts: sums, contractions, batch letters and a transpose at once",

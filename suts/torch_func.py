@@ -411,6 +411,12 @@ class _Numpy:
         return torch.tensordot(_tensor(a), _tensor(b), dims=axes)
 
     @staticmethod
+    def sort(x, axis=-1):
+        """torch.sort returns the values and their indices; None sorts the flattened x."""
+        x, axis = (torch.ravel(_tensor(x)), -1) if axis is None else (_tensor(x), axis)
+        return torch.sort(x, dim=axis).values
+
+    @staticmethod
     def einsum(subscripts, *operands):
         return torch.einsum(subscripts, *map(_tensor, operands))
 

@@ -257,6 +257,7 @@ CATCHES = [
                        ("remainder_sign_fix_held_constant", "remainder"),
                        ("kron_blocks_of_the_second", "kron"),
                        ("einsum_output_in_letter_order", "einsum"),
+                       ("sort_tangent_left_unsorted", "sort"),
                        # Four rows the grad, vmap and stack properties caught in
                        # programs drawn from the whole language, until it grew to
                        # 45 operations: their reproducers then kept 6 to 15 equations
