@@ -423,6 +423,29 @@ def sort(x, axis=-1):
     return ops.take_along_axis(x, ops.argsort(x, axis), axis)
 
 
+def take(a, indices, axis=None):
+    """A gather: a's slices along `axis` (None: of the flattened a) at a vector of
+    constant indices, in their order, repeats allowed; its transpose adds the
+    repeats back (scatter_add)."""
+    if isinstance(indices, Tracer):
+        raise ShapeError("take: refimpl takes constant indices, not a traced value")
+    if _eager():
+        return _numpy("take", _np.take, a, indices, axis=axis)
+    indices = _np.asarray(indices)
+    a = _promote([a, 0.0])[0]
+    if axis is None:
+        a, axis = ravel(a), 0
+    shape = aval_of(a).shape
+    axis = _axis("take", axis, len(shape))
+    n = shape[axis]
+    if indices.ndim != 1 or indices.dtype.kind not in "iu" or not all(-n <= i < n for i in indices):
+        raise ShapeError(f"take: refimpl takes a vector of integer indices within the axis's "
+                         f"{n}, got {indices!r}")
+    spread = [len(indices) if i == axis else d for i, d in enumerate(shape)]
+    where = (indices % n).reshape([len(indices) if i == axis else 1 for i in range(len(shape))])
+    return ops.take_along_axis(a, _np.broadcast_to(where, spread), axis)
+
+
 def roll(x, shift, axis=None):
     """The last `shift` elements along `axis` moved to the front (None: of the
     flattened operand): two slices, concatenated the other way round."""

@@ -101,6 +101,7 @@ _BY_BUILDER = {
     "weighted": tuple((r, r) for r in _RANKS),
     "tensordot_pair": _pairs(_RANKS),
     "einsum_operands": (*((r,) for r in _RANKS), *_pairs(_RANKS)),
+    "take_indices": tuple((r,) for r in _RANKS),
 }
 
 

@@ -574,3 +574,29 @@ def _summed(operands) -> str:
     y = len(operands[1].shape) if len(operands) == 2 else None
     letters = [_LETTERS[:x]] + ([] if y is None else [_LETTERS[x:x + y]])
     return ",".join(letters) + "->"
+
+
+# take's indices: how many (a gather may repeat an index or leave one out).
+MAX_TAKEN = 4
+
+
+def _taking(shape):
+    """take's axes: None (the flattened operand), each axis, -1."""
+    return [None, *range(len(shape))] + ([-1] if shape else [])
+
+
+def take_indices(draw, scope, spec):
+    """`take(x, indices, axis)`: a vector of 1 to MAX_TAKEN indices into x's `axis`
+    (None: the flattened x), repeats allowed (a gather's transpose adds them)."""
+    options = [(x, axis) for x in scope.firsts for axis in _taking(x.shape)
+               if (int(np.prod(x.shape)) if axis is None else x.shape[axis]) > 0]
+    option = pick(draw, options, lambda o: scope.fits(spec, (o[0],), {"indices": (0,),
+                                                                       "axis": o[1]}))
+    if option is None:
+        return None
+    x, axis = option
+    n = int(np.prod(x.shape)) if axis is None else x.shape[axis]
+    indices = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=MAX_TAKEN),
+                   label="take's indices")
+    params = {"indices": tuple(indices), "axis": axis}
+    return ((x,), params) if scope.fits(spec, (x,), params) else None

@@ -417,6 +417,12 @@ class _Numpy:
         return torch.sort(x, dim=axis).values
 
     @staticmethod
+    def take(x, indices, axis=None):
+        """torch.take gathers from the flattened x; along an axis, index_select."""
+        x, indices = _tensor(x), torch.as_tensor(indices)
+        return torch.take(x, indices) if axis is None else torch.index_select(x, axis, indices)
+
+    @staticmethod
     def einsum(subscripts, *operands):
         return torch.einsum(subscripts, *map(_tensor, operands))
 

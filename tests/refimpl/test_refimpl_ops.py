@@ -139,6 +139,8 @@ OPS = {
                                [(2, 3), (4,)], False),
     "sort": (lambda n: lambda x: n.sort(x, axis=0) * n.reshape(n.sort(x, axis=None)[:4], (1, 4)),
              [(3, 4)], False),
+    "take": (lambda n: lambda x: n.take(x, np.array([2, 0, 2]), axis=1)
+             + n.reshape(n.take(x, np.array([5, 1, 1])), (1, 3)), [(3, 4)], False),
     "einsum_one_operand": (lambda n: lambda x: n.einsum("abc->ca", x), [(2, 3, 4)], False),
     "rot90": (lambda n: lambda x: n.rot90(x, 1) + n.rot90(x, -1) * n.rot90(x, 2),
               [(3, 3, 2)], False),
