@@ -230,15 +230,15 @@ jvp_rules[P.lt_p] = partial(_no_tangent_jvp, P.lt_p)
 jvp_rules[P.argsort_p] = partial(_no_tangent_jvp, P.argsort_p)
 
 
-def _gather_jvp(prim, primals, tangents, **params):
+def gather_jvp(prim, primals, tangents, **params):
     """Linear in the operand; the integer indices carry no tangent."""
     (x, indices), (t, _) = primals, tangents
     return bind(prim, x, indices, **params), None if t is None else bind(prim, t, indices,
                                                                            **params)
 
 
-jvp_rules[P.take_along_axis_p] = partial(_gather_jvp, P.take_along_axis_p)
-jvp_rules[P.scatter_add_p] = partial(_gather_jvp, P.scatter_add_p)
+jvp_rules[P.take_along_axis_p] = partial(gather_jvp, P.take_along_axis_p)
+jvp_rules[P.scatter_add_p] = partial(gather_jvp, P.scatter_add_p)
 
 
 def _convert_jvp(primals, tangents, *, new_dtype):

@@ -196,15 +196,15 @@ vmap_rules[P.argsort_p] = lambda size, vals, dims, *, axis: (
     ops.argsort(ops.moveaxis(vals[0], dims[0], 0), axis + 1), 0)
 
 
-def _gather_batch(prim, batch, vals, dims, *, axis, **params):
+def gather_batch(prim, batch, vals, dims, *, axis, **params):
     """Operand and indices both batched at the front (an unbatched one broadcast);
     `batch` is the batch's size (scatter_add has a param `size` of its own)."""
     x, indices = (to_front(v, d, batch) for v, d in zip(vals, dims))
     return bind(prim, x, indices, axis=axis + 1, **params), 0
 
 
-vmap_rules[P.take_along_axis_p] = partial(_gather_batch, P.take_along_axis_p)
-vmap_rules[P.scatter_add_p] = partial(_gather_batch, P.scatter_add_p)
+vmap_rules[P.take_along_axis_p] = partial(gather_batch, P.take_along_axis_p)
+vmap_rules[P.scatter_add_p] = partial(gather_batch, P.scatter_add_p)
 
 
 def _rev_batch(size, vals, dims, *, dimensions):
