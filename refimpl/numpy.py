@@ -423,6 +423,37 @@ def sort(x, axis=-1):
     return ops.take_along_axis(x, ops.argsort(x, axis), axis)
 
 
+def quantile(a, q, axis=None, keepdims=False):
+    """NumPy's linear method: of the elements sorted along `axis` (None: all), those at
+    the floor and ceiling of (n - 1) q, weighed by its fraction (q a constant)."""
+    if _eager():
+        return _numpy("quantile", _np.quantile, a, q, axis=axis, keepdims=keepdims)
+    a = _promote([a, 0.0])[0]
+    shape = aval_of(a).shape
+    ordered, at = (sort(ravel(a)), 0) if axis is None else (sort(a, axis), axis)
+    at = _axis("quantile", at, len(aval_of(ordered).shape))
+    n = aval_of(ordered).shape[at]
+    if n == 0 or not 0 <= q <= 1:
+        raise ShapeError(f"quantile: wants an axis with elements and 0 <= q <= 1, got "
+                         f"{n} elements and q={q}")
+    position = (n - 1) * float(q)
+    low = int(position)
+    fraction = position - low
+    result = take(ordered, _np.array([low]), at)
+    if fraction:
+        result = add(multiply(result, 1.0 - fraction),
+                     multiply(take(ordered, _np.array([low + 1]), at), fraction))
+    if keepdims:
+        kept = [1] * len(shape) if axis is None else list(aval_of(result).shape)
+        return reshape(result, kept)
+    return reshape(result, [d for i, d in enumerate(aval_of(result).shape) if i != at])
+
+
+def median(a, axis=None, keepdims=False):
+    """The middle element, or the mean of the two middle ones: quantile at 1/2."""
+    return quantile(a, 0.5, axis, keepdims)
+
+
 def take(a, indices, axis=None):
     """A gather: a's slices along `axis` (None: of the flattened a) at a vector of
     constant indices, in their order, repeats allowed; its transpose adds the

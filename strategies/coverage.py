@@ -102,6 +102,8 @@ _BY_BUILDER = {
     "tensordot_pair": _pairs(_RANKS),
     "einsum_operands": (*((r,) for r in _RANKS), *_pairs(_RANKS)),
     "take_indices": tuple((r,) for r in _RANKS),
+    "median_axes": tuple((r,) for r in _RANKS),
+    "quantile_axes": tuple((r,) for r in _RANKS),
 }
 
 

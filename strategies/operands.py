@@ -600,3 +600,33 @@ def take_indices(draw, scope, spec):
                    label="take's indices")
     params = {"indices": tuple(indices), "axis": axis}
     return ((x,), params) if scope.fits(spec, (x,), params) else None
+
+
+# quantile's q: the median first, then a quartile, both ends (min and max) and one
+# whose position falls between two elements of every axis longer than 1.
+QUANTILES = (0.5, 0.25, 0.0, 1.0, 0.9)
+
+
+@cache
+def _median_axes(shape):
+    """An axis with elements (None: all of them), and keepdims; a 0-d operand without
+    keepdims, where JAX's result has shape (1,) and NumPy's () (docs/findings.md, J2)."""
+    axes = [None, *range(len(shape))] + ([-1] if shape else [])
+    return [{"axis": axis, "keepdims": keepdims} for axis in axes
+            if (int(np.prod(shape)) if axis is None else shape[axis]) > 0
+            for keepdims in ((False, True) if shape else (False,))]
+
+
+@cache
+def _quantile_axes(shape):
+    return [{"q": q, **params} for params in _median_axes(shape) for q in QUANTILES]
+
+
+def median_axes(draw, scope, spec):
+    """`median(x, axis, keepdims)`: None, an int or -1, each with elements."""
+    return _with_params(draw, scope, spec, _median_axes)
+
+
+def quantile_axes(draw, scope, spec):
+    """`quantile(x, q, axis, keepdims)`: q one of QUANTILES, axes as `median_axes`."""
+    return _with_params(draw, scope, spec, _quantile_axes)

@@ -343,6 +343,15 @@ def _order(x, *, axis):
     return np.argsort(_reduced_last(x, axis), axis=-1)
 
 
+def _distinct_along(x, *, axis, keepdims, q=None) -> bool:
+    """median's and quantile's domain: sort's, the elements apart along `axis`."""
+    return _distinct(x, axis=axis)
+
+
+def _order_along(x, *, axis, keepdims, q=None):
+    return _order(x, axis=axis)
+
+
 def _ptp(x, *, axis, keepdims):
     """max less min (NumPy's ptp refuses complex operands; max and min order them by
     the real part first, so they choose the real operand's elements)."""
@@ -669,6 +678,18 @@ OPS: dict[str, OpSpec] = {
                "a permutation: the tangent permuted alike, ties a convention (drawn apart)",
                domain=_distinct, kink=_order,
                primitives=("argsort", "take_along_axis", "reshape"), optional=True),
+        OpSpec("median", lambda x, *, axis, keepdims: np.median(x, axis, keepdims=keepdims),
+               "jnp.median({0}, axis={axis}, keepdims={keepdims})", None, operands.median_axes,
+               "the middle of a sort, or the mean of two: its derivative picks or halves",
+               domain=_distinct_along, kink=_order_along,
+               primitives=("argsort", "take_along_axis", "mul", "add", "reshape"), optional=True),
+        OpSpec("quantile",
+               lambda x, *, q, axis, keepdims: np.quantile(x, q, axis, keepdims=keepdims),
+               "jnp.quantile({0}, {q}, axis={axis}, keepdims={keepdims})", None,
+               operands.quantile_axes,
+               "two sorted neighbours weighed by q: the derivative splits between them",
+               domain=_distinct_along, kink=_order_along,
+               primitives=("argsort", "take_along_axis", "mul", "add", "reshape"), optional=True),
         OpSpec("take", lambda x, *, indices, axis: np.take(x, indices, axis),
                "jnp.take({0}, np.array({indices}), axis={axis})", None, operands.take_indices,
                "a gather, repeats allowed: its transpose adds each repeat back",

@@ -36,8 +36,9 @@ symbolic staging must read it:
   `rot90`'s flips, `average`, `trapezoid`, `ptp`); `moveaxis` stays.
   `einsum` is left out too: its letters pair axes by their sizes where the
   program was drawn, which no property has yet shown to hold at the others;
-  and `sort` and `take`, whose `axis=None` flattens (and `take`'s indices
-  are numbers the program writes).
+  and `sort`, `take`, `median` and `quantile`, whose `axis=None` flattens
+  (and `take`'s indices and a quantile's position are numbers the program
+  writes).
 
 JAX assumes every dimension variable is at least 1 (docs/sut-api.md), so
 sizes are drawn from 1 up.  The generator self-test reports, per construct,
@@ -67,7 +68,8 @@ NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum",
                              "squeeze", "ravel", "stack", "outer", "pad", "roll",
                              "tile", "repeat", "diff", "tril", "triu", "diagonal", "trace",
                              "var", "std", "cumprod", "ptp", "vdot", "kron", "rot90",
-                             "average", "trapezoid", "einsum", "sort", "take"})
+                             "average", "trapezoid", "einsum", "sort", "take", "median",
+                             "quantile"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch
 

@@ -53,7 +53,8 @@ __sut_unsupported__ = frozenset({
     "clip_convention",  # clip passes no tangent at its bounds (JAX's: half of it)
     "abs_at_zero",  # abs has slope 0 at 0 (JAX's: 1)
     "cbrt",  # autograd.numpy.cbrt has no derivative rule: grad raises NotImplementedError
-    "take",  # autograd.numpy.take has no derivative rule in either mode: NotImplementedError
+    # No derivative rule in either mode: NotImplementedError ("VJP of take wrt argnums").
+    "take", "median", "quantile",
 })
 
 # autograd's tracer warns "Output seems independent of input." whenever a function's

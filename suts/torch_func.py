@@ -417,6 +417,16 @@ class _Numpy:
         return torch.sort(x, dim=axis).values
 
     @staticmethod
+    def quantile(x, q, axis=None, keepdims=False):
+        return torch.quantile(_tensor(x), q, dim=axis, keepdim=keepdims)
+
+    @staticmethod
+    def median(x, axis=None, keepdims=False):
+        """NumPy's median averages the two middle elements of an even count; torch.median
+        returns the lower one, so this is torch.quantile at 1/2, as NumPy's is."""
+        return torch.quantile(_tensor(x), 0.5, dim=axis, keepdim=keepdims)
+
+    @staticmethod
     def take(x, indices, axis=None):
         """torch.take gathers from the flattened x; along an axis, index_select."""
         x, indices = _tensor(x), torch.as_tensor(indices)

@@ -141,6 +141,10 @@ OPS = {
              [(3, 4)], False),
     "take": (lambda n: lambda x: n.take(x, np.array([2, 0, 2]), axis=1)
              + n.reshape(n.take(x, np.array([5, 1, 1])), (1, 3)), [(3, 4)], False),
+    "median": (lambda n: lambda x: n.median(x, axis=0) + n.median(x, keepdims=True),
+               [(4, 3)], False),
+    "quantile": (lambda n: lambda x: n.quantile(x, 0.9, axis=1, keepdims=True)
+                 * n.quantile(x, 0.25), [(4, 3)], False),
     "einsum_one_operand": (lambda n: lambda x: n.einsum("abc->ca", x), [(2, 3, 4)], False),
     "rot90": (lambda n: lambda x: n.rot90(x, 1) + n.rot90(x, -1) * n.rot90(x, 2),
               [(3, 3, 2)], False),
