@@ -9,6 +9,7 @@ tracers are defined here too, so `x * 2.0`, `np_array - x` and `x ** 3` reach
 the same wrappers.
 """
 import builtins
+import functools
 
 import numpy as _np
 
@@ -526,6 +527,27 @@ def pad(x, pad_width):
         return _numpy("pad", _np.pad, x, widths)
     x = _promote([x, 0.0])[0]
     return ops.pad(x, _np.zeros((), aval_of(x).dtype), [(lo, hi, 0) for lo, hi in widths])
+
+
+def convolve(a, v, mode="full"):
+    """NumPy's 1-D convolution: each element of the shorter operand scales a copy of
+    the longer one shifted by its position (a pad), summed; 'same' and 'valid' slice
+    the full result (its middle, and where the two overlap wholly)."""
+    if _eager():
+        return _numpy("convolve", _np.convolve, a, v, mode=mode)
+    a, v, sa, sv = _promoted_pair(a, v)
+    if sa.ndim != 1 or sv.ndim != 1 or not sa.shape[0] or not sv.shape[0] or mode not in (
+            "full", "same", "valid"):
+        raise ShapeError(f"convolve: wants two non-empty vectors and mode 'full', 'same' or "
+                         f"'valid', got {sa}, {sv} and {mode!r}")
+    if sv.shape[0] > sa.shape[0]:
+        a, v, sa, sv = v, a, sv, sa
+    n, m = sa.shape[0], sv.shape[0]
+    full = functools.reduce(add, [multiply(pad(a, (j, m - 1 - j)), _along(v, 0, j, j + 1))
+                                  for j in range(m)])
+    start, length = {"full": (0, n + m - 1), "same": ((m - 1) // 2, n),
+                     "valid": (m - 1, n - m + 1)}[mode]
+    return _along(full, 0, start, start + length)
 
 
 def _triangle(name, x, k, lower):

@@ -12,7 +12,8 @@ vocabulary with each rank combination its builder may draw
 program of a cell, with inputs made so that the cell can always be built:
 
 * shapes are suffixes of one drawn base shape, so every pair broadcasts,
-  and square where the operands must contract (`SQUARE`);
+  and square where the operands must contract (`SQUARE`), or each drawn
+  alone where the operands share no dim (`APART`: `convolve`'s vectors);
 * values keep every domain by construction: |x| >= 5/16 (divisors,
   negative powers), and each input on its own residue modulo 1/4, apart
   from the other input and from the literals (multiples of 1/4) by at least
@@ -48,6 +49,9 @@ from strategies.shapes import check_type
 # The builders whose two operands contract (a dim of one meets a dim of the other):
 # their shapes are square, so every rank pair contracts.
 SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair", "einsum_operands"})
+# The builders whose operands need no common dim: each input's shape drawn alone, so
+# the first may be shorter than, as long as or longer than the second.
+APART = frozenset({"convolution_pair"})
 # An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
 OFFSET = (5 / 16, 7 / 16)
 STEPS = 7
@@ -74,6 +78,9 @@ def _shapes(draw, op: str, ranks: tuple[str, ...]) -> list[tuple[int, ...]]:
     arrays = [int(r) for r in ranks if r != "lit"]
     if not arrays:  # where(p, 2.0, 0.5): the predicate still needs an input
         arrays = [draw(st.integers(0, 3), label="predicate's rank")]
+    if OPS[op].build.__name__ in APART:
+        return [tuple(draw(st.integers(1, 3), label=f"x{i} dim {k}") for k in range(rank))
+                for i, rank in enumerate(arrays)]
     if OPS[op].build.__name__ in SQUARE:
         base = (draw(st.integers(2, 3), label="size"),) * 3
     else:

@@ -104,6 +104,7 @@ _BY_BUILDER = {
     "take_indices": tuple((r,) for r in _RANKS),
     "median_axes": tuple((r,) for r in _RANKS),
     "quantile_axes": tuple((r,) for r in _RANKS),
+    "convolution_pair": (("1", "1"),),
 }
 
 

@@ -427,6 +427,21 @@ class _Numpy:
         return torch.quantile(_tensor(x), 0.5, dim=axis, keepdim=keepdims)
 
     @staticmethod
+    def convolve(a, v, mode="full"):
+        """NumPy's 1-D convolution, which torch has no function for: conv1d (a
+        correlation) with the shorter operand flipped as its kernel, padded for the
+        whole result, then sliced as NumPy's mode asks."""
+        a, v = _tensor(a), _tensor(v)
+        if v.shape[0] > a.shape[0]:
+            a, v = v, a
+        n, m = a.shape[0], v.shape[0]
+        full = torch.nn.functional.conv1d(a.reshape(1, 1, n), torch.flip(v, (0,)).reshape(1, 1, m),
+                                          padding=m - 1).reshape(n + m - 1)
+        start, length = {"full": (0, n + m - 1), "same": ((m - 1) // 2, n),
+                         "valid": (m - 1, n - m + 1)}[mode]
+        return full[start:start + length]
+
+    @staticmethod
     def take(x, indices, axis=None):
         """torch.take gathers from the flattened x; along an axis, index_select."""
         x, indices = _tensor(x), torch.as_tensor(indices)

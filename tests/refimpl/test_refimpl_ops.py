@@ -145,6 +145,8 @@ OPS = {
                [(4, 3)], False),
     "quantile": (lambda n: lambda x: n.quantile(x, 0.9, axis=1, keepdims=True)
                  * n.quantile(x, 0.25), [(4, 3)], False),
+    "convolve": (lambda n: lambda x, y: n.convolve(x, y) + n.sum(n.convolve(y, x, "same"))
+                 * n.convolve(x, y[:2], "valid")[0], [(5,), (3,)], False),
     "einsum_one_operand": (lambda n: lambda x: n.einsum("abc->ca", x), [(2, 3, 4)], False),
     "rot90": (lambda n: lambda x: n.rot90(x, 1) + n.rot90(x, -1) * n.rot90(x, 2),
               [(3, 3, 2)], False),
