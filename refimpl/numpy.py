@@ -550,6 +550,18 @@ def convolve(a, v, mode="full"):
     return _along(full, 0, start, start + length)
 
 
+def correlate(a, v, mode="valid"):
+    """NumPy's correlation: v slid along a unflipped, a convolution with v reversed,
+    but for 'same' where v is the longer: NumPy then takes the middle of the full
+    result from a's length halved, one step right of convolve's."""
+    if _eager():
+        return _numpy("correlate", _np.correlate, a, v, mode=mode)
+    sa, sv = aval_of(a).shape, aval_of(v).shape
+    if mode == "same" and len(sa) == len(sv) == 1 and sv[0] > sa[0]:
+        return _along(convolve(a, flip(v, 0), "full"), 0, sa[0] // 2, sa[0] // 2 + sv[0])
+    return convolve(a, flip(v, 0), mode)
+
+
 def _triangle(name, x, k, lower):
     shape = aval_of(x).shape
     if len(shape) < 2:

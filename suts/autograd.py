@@ -54,7 +54,7 @@ __sut_unsupported__ = frozenset({
     "abs_at_zero",  # abs has slope 0 at 0 (JAX's: 1)
     "cbrt",  # autograd.numpy.cbrt has no derivative rule: grad raises NotImplementedError
     # No derivative rule in either mode: NotImplementedError ("VJP of take wrt argnums").
-    "take", "median", "quantile", "convolve",
+    "take", "median", "quantile", "convolve", "correlate",
 })
 
 # autograd's tracer warns "Output seems independent of input." whenever a function's

@@ -442,6 +442,16 @@ class _Numpy:
         return full[start:start + length]
 
     @staticmethod
+    def correlate(a, v, mode="valid"):
+        """NumPy's correlation: a convolution with v reversed, but for 'same' where v is
+        the longer, whose middle NumPy takes from a's length halved."""
+        a, v = _tensor(a), _tensor(v)
+        n, m = a.shape[0], v.shape[0]
+        if mode == "same" and m > n:
+            return _Numpy.convolve(a, torch.flip(v, (0,)), "full")[n // 2:n // 2 + m]
+        return _Numpy.convolve(a, torch.flip(v, (0,)), mode)
+
+    @staticmethod
     def take(x, indices, axis=None):
         """torch.take gathers from the flattened x; along an axis, index_select."""
         x, indices = _tensor(x), torch.as_tensor(indices)

@@ -289,6 +289,12 @@ ESCAPES = {
                                  "none of 500 under 6.170: it needs a hessian by a pair of "
                                  "inputs that the program mixes, which the generator draws "
                                  "about one time in 60",
+    # The regime is one corner of one cell: 'same', the first vector the shorter and of
+    # even length.  The per-operation row's examples of correlate (seed 0, thorough's
+    # 100) reached 10 of the cell's combinations of mode and lengths, not that one.
+    "correlate_same_centred_as_convolve": "needs mode 'same' with the first vector the "
+                                          "shorter and of even length, a corner the "
+                                          "per-operation row's examples have not reached",
 }
 # The cost-only shims, caught by the complexity properties (tests/meta/test_cost_catches.py).
 COST_ONLY = (PER_ELEMENT, WITHOUT_SHARING, DENSE_JACOBIAN)

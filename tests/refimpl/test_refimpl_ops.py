@@ -147,6 +147,8 @@ OPS = {
                  * n.quantile(x, 0.25), [(4, 3)], False),
     "convolve": (lambda n: lambda x, y: n.convolve(x, y) + n.sum(n.convolve(y, x, "same"))
                  * n.convolve(x, y[:2], "valid")[0], [(5,), (3,)], False),
+    "correlate": (lambda n: lambda x, y: n.correlate(x, y, "full") + n.sum(n.correlate(y, x))
+                  * n.correlate(y, x, "same")[0], [(5,), (3,)], False),
     "einsum_one_operand": (lambda n: lambda x: n.einsum("abc->ca", x), [(2, 3, 4)], False),
     "rot90": (lambda n: lambda x: n.rot90(x, 1) + n.rot90(x, -1) * n.rot90(x, 2),
               [(3, 3, 2)], False),
