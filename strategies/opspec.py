@@ -352,6 +352,30 @@ def _order_along(x, *, axis, keepdims, q=None):
     return _order(x, axis=axis)
 
 
+def _quantile(x, *, q, axis, keepdims):
+    """NumPy's linear method, written out: NumPy's quantile refuses complex operands,
+    and the complex step (nested derivatives) needs one.  np.sort orders complex
+    values by their real part first, so it chooses the real operand's order."""
+    x = np.asarray(x)
+    ordered = np.sort(x.reshape(-1) if axis is None else x, axis=-1 if axis is None else axis)
+    at = -1 if axis is None else axis
+    position = (ordered.shape[at] - 1) * q
+    low = int(position)
+    result = np.take(ordered, low, axis=at)
+    if position > low:
+        result = result * (1 - (position - low)) + np.take(ordered, low + 1, axis=at) * (
+            position - low)
+    if keepdims:
+        return np.reshape(result, (1,) * x.ndim) if axis is None else np.expand_dims(result, at)
+    return result
+
+
+def _correlate(x, y, *, mode):
+    """NumPy's correlate conjugates its second operand: conjugated twice here, so the
+    complex step (nested derivatives) goes through it as through real values."""
+    return np.correlate(x, np.conj(y), mode)
+
+
 def _ptp(x, *, axis, keepdims):
     """max less min (NumPy's ptp refuses complex operands; max and min order them by
     the real part first, so they choose the real operand's elements)."""
@@ -684,7 +708,7 @@ OPS: dict[str, OpSpec] = {
                domain=_distinct_along, kink=_order_along,
                primitives=("argsort", "take_along_axis", "mul", "add", "reshape"), optional=True),
         OpSpec("quantile",
-               lambda x, *, q, axis, keepdims: np.quantile(x, q, axis, keepdims=keepdims),
+               _quantile,
                "jnp.quantile({0}, {q}, axis={axis}, keepdims={keepdims})", None,
                operands.quantile_axes,
                "two sorted neighbours weighed by q: the derivative splits between them",
@@ -694,7 +718,7 @@ OPS: dict[str, OpSpec] = {
                "jnp.convolve({0}, {1}, mode={mode!r})", None, operands.convolution_pair,
                "shifted copies, scaled and summed: its transpose correlates",
                primitives=("pad", "mul", "add", "slice"), optional=True),
-        OpSpec("correlate", lambda x, y, *, mode: np.correlate(x, y, mode),
+        OpSpec("correlate", _correlate,
                "jnp.correlate({0}, {1}, mode={mode!r})", None, operands.convolution_pair,
                "convolve's transpose, with its own middle for 'same'",
                primitives=("rev", "pad", "mul", "add", "slice"), optional=True),
