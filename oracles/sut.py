@@ -246,7 +246,9 @@ def _lookup(api, dotted: str):
 
 
 def _optional(dotted: str) -> bool:
-    namespace, _, name = dotted.rpartition(".")
+    """A name's namespace is its first part (`numpy.linalg.solve`: `numpy`'s
+    `linalg.solve`); a top-level name has none."""
+    namespace, _, name = dotted.partition(".") if "." in dotted else ("", "", dotted)
     return name in OPTIONAL_NAMES.get(namespace, ())
 
 

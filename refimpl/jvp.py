@@ -251,6 +251,21 @@ def _convert_jvp(primals, tangents, *, new_dtype):
 jvp_rules[P.convert_element_type_p] = _convert_jvp
 
 
+def _solve_jvp(primals, tangents):
+    """x = a^-1 b; its tangent a^-1 (tb - ta x): two more solves' worth of work."""
+    (a, b), (ta, tb) = primals, tangents
+    x = ops.solve(a, b)
+    if ta is None and tb is None:
+        return x, None
+    rhs = instantiate(tb, b) if ta is None else ops.sub(instantiate(tb, b), ops.matmul(ta, x))
+    return x, ops.solve(a, rhs)
+
+
+jvp_rules[P.solve_p] = _solve_jvp
+# Jacobi's formula: d det(a) = det(a) trace(a^-1 da).
+defjvp(P.det_p, lambda t, out, a: ops.mul(out, ops.trace(ops.solve(a, t))))
+
+
 def _pad_jvp(primals, tangents, *, padding_config):
     (x, v), (tx, tv) = primals, tangents
     t = ops.pad(instantiate(tx, x), instantiate(tv, v), padding_config)

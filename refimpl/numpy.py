@@ -10,6 +10,7 @@ the same wrappers.
 """
 import builtins
 import functools
+from types import SimpleNamespace
 
 import numpy as _np
 
@@ -560,6 +561,49 @@ def correlate(a, v, mode="valid"):
     if mode == "same" and len(sa) == len(sv) == 1 and sv[0] > sa[0]:
         return _along(convolve(a, flip(v, 0), "full"), 0, sa[0] // 2, sa[0] // 2 + sv[0])
     return convolve(a, flip(v, 0), mode)
+
+
+def _square_stack(name, a):
+    shape = aval_of(a).shape
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ShapeError(f"linalg.{name}: wants a stack of square matrices, got shape {shape}")
+    return shape
+
+
+def _solve(a, b):
+    """NumPy 2's: b a vector if it has one axis, else a stack of matrices; the stacks
+    of a and b broadcast against each other."""
+    if _eager():
+        return _numpy("linalg.solve", _np.linalg.solve, a, b)
+    a, b = _promote([a, b])
+    sa, sb = _square_stack("solve", a), aval_of(b).shape
+    vector = len(sb) == 1
+    if vector:
+        b, sb = reshape(b, (sb[0], 1)), (sb[0], 1)
+    lead = tuple(broadcast_shapes("linalg.solve", sa[:-2], sb[:-2]))
+    x = ops.solve(broadcast_to(a, lead + sa[-2:]), broadcast_to(b, lead + sb[-2:]))
+    return reshape(x, lead + sb[-2:-1]) if vector else x
+
+
+def _inv(a):
+    """a^-1: a solve for the identity."""
+    if _eager():
+        return _numpy("linalg.inv", _np.linalg.inv, a)
+    a = _promote([a, 0.0])[0]
+    shape = _square_stack("inv", a)
+    return ops.solve(a, broadcast_to(_np.eye(shape[-1]), shape))
+
+
+def _det(a):
+    if _eager():
+        return _numpy("linalg.det", _np.linalg.det, a)
+    a = _promote([a, 0.0])[0]
+    _square_stack("det", a)
+    return ops.det(a)
+
+
+# `numpy.linalg`: the three of NumPy's linear algebra the language draws.
+linalg = SimpleNamespace(solve=_solve, inv=_inv, det=_det)
 
 
 def _triangle(name, x, k, lower):

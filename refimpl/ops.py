@@ -35,6 +35,8 @@ def cumsum(x, axis, reverse=False): return bind(P.cumsum_p, x, axis=axis, revers
 def argsort(x, axis): return bind(P.argsort_p, x, axis=axis)  # noqa: E704
 def take_along_axis(x, indices, axis): return bind(P.take_along_axis_p, x, indices, axis=axis)  # noqa: E704,E501
 def scatter_add(x, indices, axis, size): return bind(P.scatter_add_p, x, indices, axis=axis, size=size)  # noqa: E704,E501
+def solve(a, b): return bind(P.solve_p, a, b)  # noqa: E704
+def det(a): return bind(P.det_p, a)  # noqa: E704
 def transpose(x, permutation): return bind(P.transpose_p, x, permutation=tuple(permutation))  # noqa: E704,E501
 def reshape(x, new_sizes): return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))  # noqa: E704
 def concatenate(xs, dimension): return bind(P.concatenate_p, *xs, dimension=dimension)  # noqa: E704,E501
@@ -86,3 +88,22 @@ def broadcast_batch(x, size, dim=0):
     shape = list(np.shape(x))
     shape.insert(dim, size)
     return broadcast_in_dim(x, shape, [i for i in range(len(shape)) if i != dim])
+
+
+def matrix_transpose(x):
+    """The last two axes swapped, in a stack of matrices."""
+    n = np.ndim(x)
+    return transpose(x, [*range(n - 2), n - 1, n - 2])
+
+
+def matmul(x, y):
+    """Stacks of matrices multiplied, the leading axes batched (equal in both)."""
+    nb = np.ndim(x) - 2
+    return dot_general(x, y, (((nb + 1,), (nb,)), (range(nb), range(nb))))
+
+
+def trace(x):
+    """The trace of each matrix of a stack: the diagonal kept by an identity, summed."""
+    shape, dtype = aval_of(x).shape, aval_of(x).dtype
+    last = (len(shape) - 2, len(shape) - 1)
+    return reduce_sum(mul(x, broadcast_in_dim(np.eye(shape[-1], dtype=dtype), shape, last)), last)

@@ -405,6 +405,33 @@ def _pad_impl(x, padding_value, *, padding_config):
 pad_p = _def_structural("pad", _pad_shape, _pad_impl, "{impl}({0}, {1}, "
                         "padding_config={padding_config})")
 
+# ----------------------------------------------------------------------------- linear algebra
+
+
+def _square(name, a):
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2] or a.dtype.kind != "f":
+        raise ShapeError(f"{name}: wants a stack of square float matrices, got {a}")
+
+
+def _solve_shape(a, b):
+    """a a stack of square matrices, b as many right-hand sides, (..., n, k)."""
+    _square("solve", a)
+    if b.ndim != a.ndim or b.shape[:-2] != a.shape[:-2] or b.shape[-2] != a.shape[-1] or (
+            b.dtype != a.dtype):
+        raise ShapeError(f"solve: right-hand sides {b} do not fit the matrices {a}")
+    return b
+
+
+def _det_shape(a):
+    _square("det", a)
+    return ShapedArray(a.shape[:-2], a.dtype)
+
+
+# Linear in b, a held constant: its transpose solves with a's transpose (transpose.py).
+solve_p = _def_structural("solve", _solve_shape, np.linalg.solve, "np.linalg.solve({0}, {1})")
+det_p = _def_structural("det", _det_shape, np.linalg.det, "np.linalg.det({0})")
+det_p.transposable = False
+
 # ----------------------------------------------------------------------------- dot_general
 
 

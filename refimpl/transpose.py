@@ -206,6 +206,9 @@ transpose_rules[P.cumsum_p] = _cumsum_transpose
 transpose_rules[P.rev_p] = lambda ct, x, *, dimensions: [ops.rev(ct, dimensions)]
 
 
+# x = a^-1 b, linear in b: b's cotangent solves with a's transpose.
+transpose_rules[P.solve_p] = lambda ct, a, b: [None, ops.solve(ops.matrix_transpose(a), ct)]
+
 # A gather's transpose adds each element back where it came from, and the other way.
 transpose_rules[P.take_along_axis_p] = lambda ct, x, indices, *, axis: [
     ops.scatter_add(ct, indices, axis, x.shape[axis]), None]

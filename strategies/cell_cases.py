@@ -29,7 +29,9 @@ program of a cell, with inputs made so that the cell can always be built:
   past 5/4;
   and where the result outgrows MAX_DIM (`ravel` of 3 x 3), every axis cut to 2;
   and where a quotient must stay off the integers (`remainder`), inputs in
-  two bands apart.  Each fallback works on the last one's inputs.
+  two bands apart; and where a matrix must be well-conditioned (`linalg`),
+  each made diagonally dominant.  Each fallback works on the last one's
+  inputs.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ from strategies.shapes import check_type
 
 # The builders whose two operands contract (a dim of one meets a dim of the other):
 # their shapes are square, so every rank pair contracts.
-SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair", "einsum_operands"})
+SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair", "einsum_operands",
+                    "square_matrices", "solve_pair"})
 # The builders whose operands need no common dim: each input's shape drawn alone, so
 # the first may be shorter than, as long as or longer than the second.
 APART = frozenset({"convolution_pair"})
@@ -129,6 +132,15 @@ def _ratios(arrays):
     return tuple((0.8, 1.6)[i] + abs(x) % 0.1 for i, x in enumerate(arrays))
 
 
+def _conditioned(arrays):
+    """For `linalg`'s matrices, which must be well-conditioned: each matrix of a stack
+    made diagonally dominant, (x + 8 I) / 4 (the diagonal in [1.5, 2.5], each other
+    element at most 1/2, so its condition number is below 7 at size 3, and a
+    determinant below 43)."""
+    return tuple((x + 8 * np.eye(x.shape[-1])) / 4 if x.ndim >= 2 and x.shape[-1] == x.shape[-2]
+                 else x for x in arrays)
+
+
 def _grow(draw, op, ranks, sets):
     names = [f"x{i}" for i in range(len(sets[0]))]
     scope = Scope([Var(n, x.shape) for n, x in zip(names, sets[0])],
@@ -156,7 +168,7 @@ def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> P
               for i, x in enumerate(first))
         for k in range(1, variants)]
     scope = _grow(draw, op, ranks, sets)
-    for fallback in (_easy, _capped, _spread, _halved, _lifted, _smaller, _ratios):
+    for fallback in (_easy, _capped, _spread, _halved, _lifted, _smaller, _ratios, _conditioned):
         if not scope.eqns:
             sets = [fallback(args) for args in sets]
             scope = _grow(draw, op, ranks, sets)

@@ -105,6 +105,8 @@ _BY_BUILDER = {
     "median_axes": tuple((r,) for r in _RANKS),
     "quantile_axes": tuple((r,) for r in _RANKS),
     "convolution_pair": (("1", "1"),),
+    "square_matrices": (("2",), ("3",)),
+    "solve_pair": tuple((a, b) for a in ("2", "3") for b in ("1", "2", "3")),
 }
 
 

@@ -33,3 +33,11 @@ VALUE_CAP = 100.0
 # a bounded shape vocabulary is what keeps the suite fast (docs/benchmarks.md).
 MAX_RANK = 3
 MAX_DIM = 8
+
+# A matrix solved, inverted or whose determinant is taken has a condition number
+# (the ratio of its largest singular value to its smallest) at most this.  A
+# derivative through a^-1 amplifies a perturbation by up to the condition number
+# each time a^-1 appears (twice in a second derivative), so the finite
+# differences' error stays within their estimate; and float64's rounding in a
+# solve grows by the same factor, far below the comparisons' tolerance.
+MAX_CONDITION = 10.0

@@ -643,3 +643,37 @@ def convolution_pair(draw, scope, spec):
                if len(x.shape) == len(y.shape) == 1 and x.shape[0] and y.shape[0]
                for mode in MODES]
     return pick(draw, options, lambda o: scope.fits(spec, *o))
+
+
+def _square(shape) -> bool:
+    return len(shape) >= 2 and shape[-1] == shape[-2] and shape[-1] > 0
+
+
+def square_matrices(draw, scope, spec):
+    """A stack of square matrices (rank 2 or 3) within the operation's domain."""
+    options = [(x,) for x in scope.firsts if _square(x.shape)]
+    args = pick(draw, options, lambda o: _in_domain(scope, spec, o, {}) and scope.fits(spec, o, {}))
+    return None if args is None else (args, {})
+
+
+def _right_hand_side(a, b) -> bool:
+    """NumPy 2's solve: b a vector of a's size, or a stack of matrices of a's rows whose
+    leading axes broadcast with a's."""
+    if len(b) == 1:
+        return b[0] == a[-1]
+    if len(b) < 2 or b[-2] != a[-1]:
+        return False
+    try:
+        np.broadcast_shapes(a[:-2], b[:-2])
+    except ValueError:
+        return False
+    return True
+
+
+def solve_pair(draw, scope, spec):
+    """`linalg.solve(a, b)`: a a stack of square matrices within the domain, b a
+    right-hand side for it (`_right_hand_side`)."""
+    options = [(a, b) for a in scope.firsts if _square(a.shape) for b in scope.vars
+               if _right_hand_side(a.shape, b.shape)]
+    pair = pick(draw, options, lambda o: _in_domain(scope, spec, o, {}) and scope.fits(spec, o, {}))
+    return None if pair is None else (pair, {})

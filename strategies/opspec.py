@@ -28,7 +28,7 @@ from typing import ClassVar
 import numpy as np
 
 from strategies import operands
-from strategies.domains import KINK_MARGIN, NONZERO_FLOOR, POSITIVE_FLOOR
+from strategies.domains import KINK_MARGIN, MAX_CONDITION, NONZERO_FLOOR, POSITIVE_FLOOR
 from strategies.ir import OutOfDomain
 
 CALL = "call"
@@ -333,14 +333,17 @@ def _ptp_apart(x, *, axis, keepdims) -> bool:
 
 def _distinct(x, *, axis) -> bool:
     """sort's domain: along `axis`, every element apart from the next larger by
-    KINK_MARGIN, so no tie is near and the permutation holds around x."""
+    KINK_MARGIN, so no tie is near and the permutation holds around x (an empty x
+    has no tie)."""
+    if np.size(x) == 0:
+        return True
     ranked = np.sort(_reduced_last(x, axis), axis=-1)
     return bool(np.all(np.diff(ranked, axis=-1) >= KINK_MARGIN))
 
 
 def _order(x, *, axis):
     """The permutation that sorts x along `axis`: the piece sort's result comes from."""
-    return np.argsort(_reduced_last(x, axis), axis=-1)
+    return np.argsort(_reduced_last(x, axis), axis=-1) if np.size(x) else np.zeros(0, int)
 
 
 def _distinct_along(x, *, axis, keepdims, q=None) -> bool:
@@ -374,6 +377,13 @@ def _correlate(x, y, *, mode):
     """NumPy's correlate conjugates its second operand: conjugated twice here, so the
     complex step (nested derivatives) goes through it as through real values."""
     return np.correlate(x, np.conj(y), mode)
+
+
+def _well_conditioned(a, *rest) -> bool:
+    """solve's, inv's and det's domain: every matrix of the stack a within
+    MAX_CONDITION, so a^-1 is far from blowing up."""
+    a = np.real(np.asarray(a))
+    return a.ndim >= 2 and a.shape[-1] > 0 and bool(np.all(np.linalg.cond(a) <= MAX_CONDITION))
 
 
 def _ptp(x, *, axis, keepdims):
@@ -722,6 +732,19 @@ OPS: dict[str, OpSpec] = {
                "jnp.correlate({0}, {1}, mode={mode!r})", None, operands.convolution_pair,
                "convolve's transpose, with its own middle for 'same'",
                primitives=("rev", "pad", "mul", "add", "slice"), optional=True),
+        # Linear algebra, `numpy.linalg`: on well-conditioned matrices only.
+        OpSpec("solve", np.linalg.solve, "jnp.linalg.solve({0}, {1})", None, operands.solve_pair,
+               "a^-1 b: its derivative solves again, its transpose with a's transpose",
+               domain=_well_conditioned, contract=("linalg.solve",),
+               primitives=("solve", "dot_general", "sub", "broadcast_in_dim", "reshape"),
+               optional=True),
+        OpSpec("inv", np.linalg.inv, "jnp.linalg.inv({0})", None, operands.square_matrices,
+               "a^-1: -a^-1 da a^-1", domain=_well_conditioned, contract=("linalg.inv",),
+               primitives=("solve", "dot_general", "broadcast_in_dim"), optional=True),
+        OpSpec("det", np.linalg.det, "jnp.linalg.det({0})", None, operands.square_matrices,
+               "Jacobi's formula: det(a) trace(a^-1 da)", domain=_well_conditioned,
+               contract=("linalg.det",), primitives=("det", "solve", "mul", "reduce_sum"),
+               optional=True),
         OpSpec("take", lambda x, *, indices, axis: np.take(x, indices, axis),
                "jnp.take({0}, np.array({indices}), axis={axis})", None, operands.take_indices,
                "a gather, repeats allowed: its transpose adds each repeat back",

@@ -273,9 +273,28 @@ def jit(fun, static_argnums=()):
 
 # ----------------------------------------------------------------------------- numpy
 
+class _Linalg:
+    """`numpy.linalg`: torch.linalg's, but for solve's right-hand side (below)."""
+
+    @staticmethod
+    def solve(a, b):
+        """NumPy 2 reads b as a vector only where it has one axis, else as a stack of
+        matrices; torch reads b as a stack of vectors wherever its shape is a's but the
+        last, so a b of fewer axes than a gets leading 1s, read as a stack of one."""
+        a, b = _tensor(a), _tensor(b)
+        if 2 <= b.ndim < a.ndim:
+            b = b.reshape((1,) * (a.ndim - b.ndim) + tuple(b.shape))
+        return torch.linalg.solve(a, b)
+
+    inv = staticmethod(lambda a: torch.linalg.inv(_tensor(a)))
+    det = staticmethod(lambda a: torch.linalg.det(_tensor(a)))
+
+
 class _Numpy:
     """The contract's NumPy-signature functions on torch tensors (float64): those
     whose torch function means something else, here; the rest, `_TWINS`."""
+
+    linalg = _Linalg()
 
     @staticmethod
     def sum(x, axis=None):

@@ -18,8 +18,8 @@ jax.config.update("jax_enable_x64", True)
 
 def numpy_with(**overrides) -> SimpleNamespace:
     """jax.numpy's contract functions, with `overrides` in place of some."""
-    return SimpleNamespace(**{name: getattr(jnp, name) for name in CONTRACT["numpy"]}
-                           | overrides)
+    tops = {name.partition(".")[0] for name in CONTRACT["numpy"]}  # linalg.solve: linalg
+    return SimpleNamespace(**{name: getattr(jnp, name) for name in tops} | overrides)
 
 
 jvp, vjp, grad, vmap, jit, lax = jax.jvp, jax.vjp, jax.grad, jax.vmap, jax.jit, jax.lax

@@ -261,6 +261,7 @@ CATCHES = [
                        ("take_transpose_drops_repeats", "take"),
                        ("median_takes_the_lower_middle", "median"),
                        ("convolve_correlates", "convolve"),
+                       ("solve_transpose_without_the_transpose", "solve"),
                        # Four rows the grad, vmap and stack properties caught in
                        # programs drawn from the whole language, until it grew to
                        # 45 operations: their reproducers then kept 6 to 15 equations

@@ -149,6 +149,11 @@ OPS = {
                  * n.convolve(x, y[:2], "valid")[0], [(5,), (3,)], False),
     "correlate": (lambda n: lambda x, y: n.correlate(x, y, "full") + n.sum(n.correlate(y, x))
                   * n.correlate(y, x, "same")[0], [(5,), (3,)], False),
+    "linalg.solve": (lambda n: lambda a, b: n.linalg.solve(a + 3.0 * np.eye(3), b)
+                     + n.sum(n.linalg.solve(a[0] + 3.0 * np.eye(3), b[0, :, 0])),
+                     [(2, 3, 3), (2, 3, 2)], False),
+    "linalg.inv": (lambda n: lambda a: n.linalg.inv(a + 3.0 * np.eye(3)), [(2, 3, 3)], False),
+    "linalg.det": (lambda n: lambda a: n.linalg.det(a + 3.0 * np.eye(3)), [(2, 3, 3)], False),
     "einsum_one_operand": (lambda n: lambda x: n.einsum("abc->ca", x), [(2, 3, 4)], False),
     "rot90": (lambda n: lambda x: n.rot90(x, 1) + n.rot90(x, -1) * n.rot90(x, 2),
               [(3, 3, 2)], False),
