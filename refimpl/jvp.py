@@ -252,7 +252,7 @@ jvp_rules[P.convert_element_type_p] = _convert_jvp
 
 
 def _solve_jvp(primals, tangents):
-    """x = a^-1 b; its tangent a^-1 (tb - ta x): two more solves' worth of work."""
+    """x = a^-1 b; its tangent a^-1 (tb - ta x): one more solve and a product."""
     (a, b), (ta, tb) = primals, tangents
     x = ops.solve(a, b)
     if ta is None and tb is None:

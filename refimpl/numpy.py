@@ -473,7 +473,7 @@ def take(a, indices, axis=None):
     n = shape[axis]
     if indices.ndim != 1 or indices.dtype.kind not in "iu" or not all(-n <= i < n for i in indices):
         raise ShapeError(f"take: refimpl takes a vector of integer indices within the axis's "
-                         f"{n}, got {indices!r}")
+                         f"{n} elements, got {indices!r}")
     spread = [len(indices) if i == axis else d for i, d in enumerate(shape)]
     where = (indices % n).reshape([len(indices) if i == axis else 1 for i in range(len(shape))])
     return ops.take_along_axis(a, _np.broadcast_to(where, spread), axis)

@@ -204,11 +204,11 @@ def gather_batch(prim, batch, vals, dims, *, axis, **params):
 
 
 vmap_rules[P.take_along_axis_p] = partial(gather_batch, P.take_along_axis_p)
+vmap_rules[P.scatter_add_p] = partial(gather_batch, P.scatter_add_p)
 # The matrices are the last two axes: the batch joins the stack, at the front.
 vmap_rules[P.solve_p] = lambda size, vals, dims: (
     ops.solve(*(to_front(v, d, size) for v, d in zip(vals, dims))), 0)
 vmap_rules[P.det_p] = lambda size, vals, dims: (ops.det(ops.moveaxis(vals[0], dims[0], 0)), 0)
-vmap_rules[P.scatter_add_p] = partial(gather_batch, P.scatter_add_p)
 
 
 def _rev_batch(size, vals, dims, *, dimensions):

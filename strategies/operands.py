@@ -632,16 +632,17 @@ def quantile_axes(draw, scope, spec):
     return _with_params(draw, scope, spec, _quantile_axes)
 
 
-# convolve's modes: the whole result, its middle (the longer operand's length), and
-# where the operands overlap wholly.
-MODES = ("full", "same", "valid")
+# convolve's and correlate's modes: the whole result, its middle (the longer operand's
+# length), and where the operands overlap wholly.
+CONVOLUTION_MODES = ("full", "same", "valid")
 
 
 def convolution_pair(draw, scope, spec):
-    """`convolve(x, y, mode)`: two vectors (not empty), any lengths, any mode."""
+    """`convolve(x, y, mode)` and `correlate`'s: two vectors (not empty), any lengths,
+    any mode."""
     options = [((x, y), {"mode": mode}) for x in scope.firsts for y in scope.vars
                if len(x.shape) == len(y.shape) == 1 and x.shape[0] and y.shape[0]
-               for mode in MODES]
+               for mode in CONVOLUTION_MODES]
     return pick(draw, options, lambda o: scope.fits(spec, *o))
 
 
