@@ -687,6 +687,7 @@ OPS: dict[str, OpSpec] = {
         _binary("copysign", _copysign, operands.broadcasting_pair,
                 "|x| with y's sign: y carries no derivative", domain=_off_axes,
                 kink=lambda x, y: 2 * (np.real(x) > 0) + (np.real(y) > 0), elementwise=True,
+                carries_derivative=lambda args, params: tuple(args[:1]),
                 primitives=("abs", "neg", "select_n", "lt"), optional=True),
         OpSpec("cumprod", lambda x, *, axis: np.cumprod(x, axis=axis),
                "jnp.cumprod({0}, axis={axis})", None, operands.one_axis,

@@ -38,7 +38,9 @@ symbolic staging must read it:
   program was drawn, which no property has yet shown to hold at the others;
   and `sort`, `take`, `median` and `quantile`, whose `axis=None` flattens
   (and `take`'s indices and a quantile's position are numbers the program
-  writes).
+  writes); `convolve` and `correlate`, which loop over a vector's length;
+  and `solve`, `inv` and `det`, whose identity matrices and broadcasts
+  need the sizes.
 
 JAX assumes every dimension variable is at least 1 (docs/sut-api.md), so
 sizes are drawn from 1 up.  The generator self-test reports, per construct,
@@ -69,7 +71,7 @@ NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum",
                              "tile", "repeat", "diff", "tril", "triu", "diagonal", "trace",
                              "var", "std", "cumprod", "ptp", "vdot", "kron", "rot90",
                              "average", "trapezoid", "einsum", "sort", "take", "median",
-                             "quantile"})
+                             "quantile", "convolve", "correlate", "solve", "inv", "det"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch
 

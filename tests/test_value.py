@@ -30,15 +30,21 @@ def test_value_matches_numpy_and_reference(sut, reference, vocabulary, data):
 SUMMING = frozenset({"sum", "matmul", "dot"})
 
 
+# The operations in this many groups, one group per example: every operation in every
+# example outgrew, at 100 operations, the draws Hypothesis allows one example (its
+# health check failed: 20 of 26 examples exceeded them).
+GROUPS = 4
+
+
 @given(data=st.data())
 def test_each_operation_alone_is_accurate_to_float64(sut, vocabulary, data):
     """Each operation alone, in a program of one equation, is accurate to float64.
 
-    Every operation in each example, each in a program of its own: drawn from all
-    operations at once, `programs` gave `add` 43% of 60 examples and `exp` none."""
-    for op in vocabulary.operations:
-        if op in SUMMING:
-            continue
+    Every operation of a drawn group in each example, each in a program of its own:
+    drawn from all operations at once, `programs` gave `add` 43% of 60 examples and
+    `exp` none."""
+    group = data.draw(st.integers(0, GROUPS - 1), label="group of operations")
+    for op in [op for op in vocabulary.operations if op not in SUMMING][group::GROUPS]:
         case = data.draw(programs(ops=(op,), max_eqns=1), label=op)
         exp = case_experiment(case, wrappers.value(case.program), f"f(x), {op} alone")
         verify(sut, exp, Expectation(evaluate(case.program, case.args), "NumPy float64",
