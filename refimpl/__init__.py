@@ -1,7 +1,8 @@
 """refimpl: the reference implementation of jaxcheck, a compact mini-JAX.
 
 The SUT surface (see docs/sut-api.md): `jvp`, `vjp`, `grad`, `vmap`, `jit`,
-`linearize`, `jacfwd`, `jacrev`, `hessian`, `make_jaxpr`, and the `numpy`
+`linearize`, `jacfwd`, `jacrev`, `hessian`, `custom_jvp`, `custom_vjp`,
+`checkpoint`, `make_jaxpr`, and the `numpy`
 and `lax` namespaces.  Each module imports only the ones above it in this
 list, which is also the order to read them in:
 
@@ -28,12 +29,15 @@ list, which is also the order to read them in:
 - `jacobians`: `linearize`, `jacfwd`, `jacrev` and `hessian`, built from
   `jvp`, `vjp` and `vmap` as JAX builds them.
 - `compiler`: a program compiled to one Python function of NumPy calls.
-- `jit`: the `jit` primitive, its cache and its rules.
+- `jit`: the `jit` primitive, its cache and its rules (those of any call of a
+  program).
+- `custom`: `custom_jvp`, `custom_vjp`, `checkpoint` and `stop_gradient`.
 - `export`: shape-polymorphic staging, `export(f)(ShapeDtypeStruct(...))`.
 - `control`: `cond`, `scan`, `fori_loop`, `while_loop` and their rules.
 - `lax`: the user's `lax` namespace, a facade over `ops` and `control`.
 """
 from . import export, lax, numpy
+from .custom import checkpoint, custom_jvp, custom_vjp
 from .core import ConcretizationError, ShapeDtypeStruct, ShapeError, UnexpectedTracerError
 from .dims import InconclusiveDimensionError
 from .ir import IRTypeError, jaxpr_cost
@@ -53,7 +57,7 @@ __version__ = "0.1.0"
 # its clip, composed of the two, follows it at a bound: clip_convention.
 __sut_unsupported__ = frozenset({"while_loop_reverse", "tie_convention", "clip_convention"})
 __all__ = ["jvp", "vjp", "grad", "vmap", "jit", "linearize", "jacfwd", "jacrev", "hessian",
-           "make_jaxpr", "numpy", "lax", "export",
+           "custom_jvp", "custom_vjp", "checkpoint", "make_jaxpr", "numpy", "lax", "export",
            "ShapeDtypeStruct", "InconclusiveDimensionError",
            "ConcretizationError", "ShapeError", "UnexpectedTracerError", "IRTypeError",
            "jaxpr_cost"]

@@ -120,51 +120,48 @@ def _dim_value(d):
     return np.int64(d)
 
 
-# ----------------------------------------------------------------------------- jit_p rules
+# ----------------------------------------------------------------------------- call rules
 
+# The rules of a primitive that calls a program (`jaxpr`, `name` in its params):
+# each takes the primitive first, so `checkpoint` (custom.py) shares them.
 
-def _jit_shape(*avals, jaxpr, name):
-    return instantiate(jaxpr, avals, "jit")
-
-
-jit_p.shape_rule = _jit_shape
-jit_p.impl = lambda *args, jaxpr, name: compiled(jaxpr)(*args)
-jit_p.cost = lambda eqn: jaxpr_cost(eqn.params["jaxpr"])
-
-
-def _jit_jvp(primals, tangents, *, jaxpr, name):
+def call_jvp(prim, primals, tangents, *, jaxpr, name):
     nz = tuple(t is not None for t in tangents)
     new, out_nz = jvp_jaxpr(jaxpr, nz, (False,) * len(jaxpr.outvars))
-    outs = bind(jit_p, *primals, *[t for t in tangents if t is not None], jaxpr=new,
+    outs = bind(prim, *primals, *[t for t in tangents if t is not None], jaxpr=new,
                 name=f"jvp({name})")
     n = len(jaxpr.outvars)
     return outs[:n], merge(out_nz, [None] * n, outs[n:])
 
 
-jvp_rules[jit_p] = _jit_jvp
-
-
-def _jit_vmap(size, vals, dims, *, jaxpr, name):
+def call_vmap(prim, size, vals, dims, *, jaxpr, name):
     jaxpr, extra = size_inputs(jaxpr, size)
     vals, dims = extra + list(vals), [None] * len(extra) + list(dims)
     vals = [v if d is None else ops.moveaxis(v, d, 0) for v, d in zip(vals, dims)]
     new, out_b = vmap_jaxpr(jaxpr, size, tuple(d is not None for d in dims),
                             (False,) * len(jaxpr.outvars))
-    outs = bind(jit_p, *vals, jaxpr=new, name=f"vmap({name})")
+    outs = bind(prim, *vals, jaxpr=new, name=f"vmap({name})")
     return outs, [0 if b else None for b in out_b]
 
 
-vmap_rules[jit_p] = _jit_vmap
-
-
-def _jit_transpose(cts, *args, jaxpr, name):
+def call_transpose(prim, cts, *args, jaxpr, name):
     linear, nonzero = tuple(map(is_linear, args)), tuple(c is not None for c in cts)
-    outs = bind(jit_p, *[a for a in args if not is_linear(a)], *[c for c in cts if c is not None],
+    outs = bind(prim, *[a for a in args if not is_linear(a)], *[c for c in cts if c is not None],
                 jaxpr=transpose_jaxpr(jaxpr, linear, nonzero), name=f"transpose({name})")
     return merge(linear, [None] * len(args), outs)
 
 
-transpose_rules[jit_p] = _jit_transpose
+def define_call(prim):
+    """Give `prim` the meaning and rules of a call of its program."""
+    prim.shape_rule = lambda *avals, jaxpr, name: instantiate(jaxpr, avals, prim.name)
+    prim.impl = lambda *args, jaxpr, name: compiled(jaxpr)(*args)
+    prim.cost = lambda eqn: jaxpr_cost(eqn.params["jaxpr"])
+    jvp_rules[prim] = functools.partial(call_jvp, prim)
+    vmap_rules[prim] = functools.partial(call_vmap, prim)
+    transpose_rules[prim] = functools.partial(call_transpose, prim)
+
+
+define_call(jit_p)
 
 
 def _jit_partial_eval(lin, args, *, jaxpr, name):
