@@ -25,14 +25,14 @@ from . import core, ops
 from .core import aval_of, bind, primitive, using
 from .dims import instantiate
 from .ir import Jaxpr, eval_jaxpr, jaxpr_cost, memoized, simplify
-from .jit import define_call
+from .jit import define_call, dim_operands
 from .jvp import instantiate as zero_if_none
 from .jvp import jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules
 from .pytree import tree_flatten, tree_unflatten
 from .staging import stage_closed, stage_tree_fun
 from .transpose import transpose_rules
-from .vmap import defelementwise, to_front, vmap_flat, vmap_jaxpr, vmap_rules
+from .vmap import defelementwise, size_inputs, to_front, vmap_flat, vmap_jaxpr, vmap_rules
 
 stop_gradient_p = primitive("stop_gradient", transposable=False, elementwise=True)
 stop_gradient_p.impl = lambda x: x
@@ -49,11 +49,13 @@ def stop_gradient(x):
 # ----------------------------------------------------------------------------- staging f
 
 def _staged(fun, args, what):
-    """`(program, captured values, flat arguments, output tree)` of `fun` on `args`."""
+    """`(program, captured values, flat arguments, their tree, output tree)` of `fun`
+    on `args`; a captured dimension variable's value is its size (as for jit)."""
     core.check_call(fun, args)
     flat, tree = tree_flatten(args)
-    jaxpr, captured, out_tree = stage_tree_fun(fun, tree, [aval_of(x) for x in flat], what)
-    return jaxpr, list(captured), flat, tree, out_tree
+    avals = [aval_of(x) for x in flat]
+    jaxpr, captured, out_tree = stage_tree_fun(fun, tree, avals, what)
+    return jaxpr, list(dim_operands(captured, avals, flat)), flat, tree, out_tree
 
 
 def _no_closure_tangents(tangents, num_consts, what, name):
@@ -84,10 +86,19 @@ def _batched(fun, size, count):
     return batched
 
 
-def _vmap_program(jaxpr, size, vals, dims):
-    vals = [to_front(v, d, size) for v, d in zip(vals, dims)]
-    new, _ = vmap_jaxpr(jaxpr, size, (True,) * len(vals), (True,) * len(jaxpr.outvars))
-    return vals, new
+def _vmap_program(jaxpr, size, vals, dims, num_consts):
+    """The operands with every argument batched on axis 0 (the rules batch all of
+    them), the batched program, and its count of leading operands that are not
+    arguments: captured values (a dimension's size among them, left unbatched)
+    and the variables of a symbolic batch size (`size_inputs`)."""
+    jaxpr, extra = size_inputs(jaxpr, size)
+    consts = [v if d is None else ops.moveaxis(v, d, 0)
+              for v, d in zip(vals[:num_consts], dims[:num_consts])]
+    args = [to_front(v, d, size) for v, d in zip(vals[num_consts:], dims[num_consts:])]
+    batched = ((False,) * len(extra) + tuple(d is not None for d in dims[:num_consts])
+               + (True,) * len(args))
+    new, _ = vmap_jaxpr(jaxpr, size, batched, (True,) * len(jaxpr.outvars))
+    return [*extra, *consts, *args], new, len(extra) + num_consts
 
 
 # ----------------------------------------------------------------------------- custom_jvp
@@ -136,7 +147,7 @@ def _custom_jvp_jvp(primals, tangents, *, jaxpr, rule, num_consts, name):
 
 
 def _custom_jvp_vmap(size, vals, dims, *, jaxpr, rule, num_consts, name):
-    vals, new = _vmap_program(jaxpr, size, vals, dims)
+    vals, new, num_consts = _vmap_program(jaxpr, size, vals, dims, num_consts)
     n = len(vals) - num_consts
 
     def flat_rule(*values):
@@ -229,7 +240,7 @@ def _custom_vjp_jvp(primals, tangents, *, jaxpr, fwd, bwd, num_consts, name):
 
 
 def _custom_vjp_vmap(size, vals, dims, *, jaxpr, fwd, bwd, num_consts, name):
-    vals, new = _vmap_program(jaxpr, size, vals, dims)
+    vals, new, num_consts = _vmap_program(jaxpr, size, vals, dims, num_consts)
     n = len(vals) - num_consts
     counts = []
 
