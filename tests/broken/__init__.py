@@ -23,9 +23,8 @@ from typing import NamedTuple
 
 from refimpl import numpy as refimpl_numpy
 from refimpl.core import Primitive, aval_of, bind
-from refimpl.jvp import jvp_rules
 from refimpl.pytree import argnums_tuple, tree_flatten, tree_unflatten
-from refimpl.vmap import defelementwise, vmap_rules
+from refimpl.vmap import defelementwise
 
 # The rule families a bug can live in, one vocabulary for every shim's FAMILY.
 FAMILIES = {
@@ -46,6 +45,8 @@ FAMILIES = {
     "refusal": "a call the contract says must raise returns a value instead",
     "semantics": "an operation's value: what NumPy's parameters mean (repeat's order, var's "
                  "count, diagonal's offset)",
+    "custom_rule": "a user-defined derivative rule or checkpoint: the rule skipped, or the "
+                   "derivative by what the function captures lost",
     "derived": "a transformation built from the others (linearize, jacfwd, jacrev, hessian): "
                "its basis, the axes of its result, its nesting",
 }
@@ -55,7 +56,8 @@ class Witness(NamedTuple):
     """The smallest input that shows a shim's bug, as data.
 
     `call` is one Python expression over the contract's names (`jvp vjp grad
-    vmap jit linearize jacfwd jacrev hessian numpy lax`, and `np` for NumPy),
+    vmap jit linearize jacfwd jacrev hessian custom_jvp checkpoint numpy lax`,
+    and `np` for NumPy),
     evaluated once with the shim's and once with refimpl's; `shows` says how
     the two must differ: "value" (both return, the values differ), "refusal" (refimpl raises, the
     shim returns), "error" (the shim raises, refimpl returns), or "cost"
@@ -123,21 +125,6 @@ def bound_cumsum(prim):
 def bound_elementwise(prim, name: str):
     """`numpy.<name>` of refimpl, binding `prim` (an `elementwise_copy`)."""
     return lambda *xs: refimpl_numpy._elementwise(prim, name, *xs)
-
-
-# A value that carries no derivative: identity value, zero tangent, batched as it
-# comes.  A shim's bug hides it in a rule (a derivative computed as if constant).
-stop_gradient_p = Primitive("stop_gradient")
-stop_gradient_p.impl = lambda x: x
-stop_gradient_p.shape_rule = lambda aval: aval
-stop_gradient_p.cost = lambda eqn: 0
-jvp_rules[stop_gradient_p] = lambda primals, tangents: (bind(stop_gradient_p, primals[0]), None)
-vmap_rules[stop_gradient_p] = lambda size, vals, dims: (bind(stop_gradient_p, vals[0]), dims[0])
-
-
-def stop_gradient(x):
-    """`x`, its tangent dropped (refimpl's tables gain an entry; none changes)."""
-    return bind(stop_gradient_p, x)
 
 
 def each_derivative(result, argnums, depth: int, change):

@@ -15,12 +15,12 @@ import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
 from refimpl.jvp import defjvp
+from refimpl.lax import stop_gradient
 from tests.broken import (
     Witness,
     bound_elementwise,
     elementwise_copy,
     refimpl_numpy_with,
-    stop_gradient,
 )
 
 FAMILY = "higher_order"
