@@ -42,18 +42,22 @@ DEFAULT_TIMEOUT = 60.0
 # names, as the broken shims and the meta-tests read them.  The transformations
 # are the rows of strategies/transformations.py, and the `numpy` names those of
 # the language's operation table (strategies/opspec.py), row by row.
+# Besides the transformations, the top level offers the wrappers of user-defined
+# rules and rematerialisation (`custom_jvp`, `checkpoint`), which constructs of
+# strategies/constructs.py use, as `lax.stop_gradient` is (their rows' features).
+WRAPPERS = ("custom_jvp", "checkpoint")
 CONTRACT = {
-    "": tuple(TRANSFORMATIONS),
+    "": (*TRANSFORMATIONS, *WRAPPERS),
     "numpy": list(CONTRACT_NUMPY),
-    "lax": ("cond", "fori_loop", "scan", "while_loop"),
+    "lax": ("cond", "fori_loop", "scan", "while_loop", "stop_gradient"),
 }
 
 # The contract's names an SUT may lack without declaring them (the derived
-# transformations and the operation table's optional rows): jaxcheck sets them
-# unsupported for it, as it does for the optional parts below, and the run's
-# header says which it left out.
+# transformations, the wrappers, `stop_gradient` and the operation table's
+# optional rows): jaxcheck sets them unsupported for it, as it does for the
+# optional parts below, and the run's header says which it left out.
 # Names join the contract this way, so that a shim that worked still works.
-OPTIONAL_NAMES = {"": DERIVED, "numpy": OPTIONAL_NUMPY}
+OPTIONAL_NAMES = {"": (*DERIVED, *WRAPPERS), "numpy": OPTIONAL_NUMPY, "lax": ("stop_gradient",)}
 
 # The SUT's own top-level attributes the contract names: functions, then namespaces.
 ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace))

@@ -27,14 +27,14 @@ numbers), and blocks nest at most `MAX_DEPTH` deep.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
 from hypothesis import strategies as st
 
 from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
-from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune
+from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune, rename
 from strategies.operands import choose, pick
 from strategies.opspec import SYMBOL, compare
 from strategies.transformations import GRAD, JIT, JVP, VMAP, Transformation
@@ -59,10 +59,13 @@ class Construct:
 
     * ``arity``: how many leading arguments are operands; the rest are the
       captured variables its blocks read (listed so liveness sees them).
+      None: all are operands (a block that takes what it captures as
+      arguments, `_as_arguments`).
     * ``build(draw, scope)`` -> (args, params) or None where nothing fits.
     * ``evaluate(operands, params, env, how)`` -> tuple of results (NumPy).
     * ``expression(names, params)`` -> the source of the call, given the
-      rendered operands; the blocks in ``params`` are defined just before it.
+      rendered operands; the blocks in ``params`` are defined just before it,
+      then the lines ``define(params)`` gives, if any (a custom rule).
     * ``derivative``: evaluated by the complex step, so not nestable in itself.
     * ``transformation``: the row of `transformations.py` it applies inside the
       program, if any (its feature, and what coverage counts it as).
@@ -75,7 +78,7 @@ class Construct:
     """
 
     name: str
-    arity: int
+    arity: int | None
     build: Callable
     evaluate: Callable
     expression: Callable[[list[str], dict], str]
@@ -84,6 +87,7 @@ class Construct:
     derivative: bool = False
     reverse_feature: str | None = None
     transformation: Transformation | None = None
+    define: Callable[[dict], list[str]] | None = None
     syntaxes = ("call",)
     construct: ClassVar[bool] = True  # its equations hold blocks (`equations._draw_eqn`)
 
@@ -347,14 +351,14 @@ def scan_source(names, params):
 
 # -- closures and nested transformations --------------------------------------
 
-def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False):
+def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False, kind="inner"):
     """A one-parameter inner function `inner<n>(a0)` over `x` (over each row of `x` if
     `rows`); not `g<n>`, the name of a transformation stack's layers (strategies/stacks.py),
     since a block that captures nothing is defined beside them (strategies/render.py)."""
     (param,) = _param_vars(scope, [x.shape[1:] if rows else x.shape])
     envs = [{**env, param.name: row} for env in scope.envs
             for row in (_rows(env[x.name]) if rows else [env[x.name]])]
-    return _grow(draw, scope, "inner", [param], envs, derivative=derivative, reverse=reverse)
+    return _grow(draw, scope, kind, [param], envs, derivative=derivative, reverse=reverse)
 
 
 def build_closure(draw, scope):
@@ -437,6 +441,54 @@ def evaluate_grad(operands, params, env, how):
     return (gradient,)
 
 
+# -- user-defined derivative rules and rematerialisation ----------------------
+#
+# A function with a custom rule is drawn as a block `custom<n>`, and the rule is
+# correct by construction: it is the SUT's own derivative of that block.  The
+# function the program calls, `custom<n>_ruled`, is the block with a stopped
+# gradient on every argument: the same values, and a derivative of zero unless
+# the SUT uses the rule.  So finite differences judge it as any program, and an
+# SUT that differentiates the function instead of using its rule (under some
+# transformation) gives a zero derivative there, which they catch.
+
+def _as_arguments(scope, child, outputs) -> tuple[Block, list[Var]]:
+    """The finished block, with the values it captures made parameters after its own
+    (`a1, a2, ...`), and those values: a rule differentiates a function by its
+    arguments only (JAX refuses a derivative by a value the function closes over),
+    so the program passes them explicitly."""
+    block, captured = _close(child, outputs)
+    params = _param_vars(scope, [block.params[0].shape, *(v.shape for v in captured)])[1:]
+    names = {v.name: p for v, p in zip(captured, params)}
+    return replace(block, params=(*block.params, *params),
+                   eqns=tuple(rename(e, names) for e in block.eqns),
+                   outputs=tuple(names.get(o.name, o) for o in block.outputs)), captured
+
+
+def build_custom(draw, scope):
+    x = pick(draw, scope.firsts)
+    child = _inner(draw, scope, x, kind="custom")
+    block, captured = _as_arguments(scope, child, [_own(child)[0]])
+    return (x, *captured), {"fn": block}
+
+
+def _stopped(fn: Block) -> list[str]:
+    """`def <fn>_ruled(...)`: `fn` of its arguments with their gradients stopped."""
+    params = [p.name for p in fn.params]
+    stopped = ", ".join(f"sut.lax.stop_gradient({p})" for p in params)
+    return [f"def {fn.name}_ruled({', '.join(params)}):", f"    return {fn.name}({stopped})"]
+
+
+def custom_jvp_definitions(params) -> list[str]:
+    fn = params["fn"]
+    return ["@sut.custom_jvp", *_stopped(fn), "",
+            f"@{fn.name}_ruled.defjvp", f"def {fn.name}_rule(primals, tangents):",
+            f"    return {JVP.call(fn.name, 'primals', 'tangents')}"]
+
+
+def _ruled_call(names, params):
+    return f"{params['fn'].name}_ruled({', '.join(names)})"
+
+
 CONSTRUCTS: dict[str, Construct] = {
     row.name: row
     for row in [
@@ -463,5 +515,12 @@ CONSTRUCTS: dict[str, Construct] = {
         _applying(GRAD, "inner_grad", 1, build_grad, evaluate_grad,
                   lambda n, p: f"{GRAD.call(p['fn'].name)}({n[0]})",
                   "nested grad: higher-order derivatives"),
+        Construct("custom_jvp", None, build_custom, evaluate_closure, _ruled_call,
+                  frozenset({"custom_jvp", "stop_gradient", JVP.name}),
+                  "a function whose derivative only its rule gives, under every transformation",
+                  define=custom_jvp_definitions),
+        Construct("checkpoint", 1, build_closure, evaluate_closure,
+                  lambda n, p: f"sut.checkpoint({p['fn'].name})({n[0]})", frozenset({"checkpoint"}),
+                  "rematerialisation: reverse mode computes the values again, captures too"),
     ]
 }

@@ -80,11 +80,18 @@ def _equation(eqn: Eqn, indent: str, hoisted: list | None) -> list[str]:
     targets = ", ".join(v.name for v in eqn.outs)
     if eqn.op in CONSTRUCTS:
         lines = []
+        closed = hoisted is not None and not any(map(free_names, eqn.blocks))
         for block in eqn.blocks:
             if hoisted is not None and not free_names(block):
                 hoisted.append(_block(block, "", hoisted))
             else:
                 lines += _block(block, indent, hoisted)
+        if spec.define:  # after the blocks it names, and hoisted with them
+            definitions = spec.define(eqn.kwargs)
+            if closed:
+                hoisted.append(definitions)
+            else:
+                lines += [f"{indent}{line}" if line else "" for line in definitions]
         return [*lines, f"{indent}{targets} = {spec.expression(args[: spec.arity], eqn.kwargs)}"]
     return [f"{indent}{targets} = {spec.render(args, eqn.kwargs, eqn.syntax)}"]
 

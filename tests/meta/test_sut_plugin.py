@@ -11,7 +11,7 @@ import pytest
 from oracles.errors import SutBadOutput
 from oracles.experiment import Experiment, flatten
 from oracles.reference import from_reference, judges
-from oracles.sut import SutError, from_module, resolve
+from oracles.sut import WRAPPERS, SutError, from_module, resolve
 from strategies.transformations import DERIVED
 from strategies.vocabulary import supported_names as vocabulary
 
@@ -51,9 +51,9 @@ def test_a_declaration_that_is_no_list_of_names_is_one_clear_error(declared):
 def test_module_attribute_names_resolve():
     sut = resolve("tests.shims.objects:JAX")
     assert sut.version.startswith("jax ")
-    # make_jaxpr, shape_polymorphism and the derived transformations: optional
-    # parts and names it lacks, set for it
-    lacking = {"make_jaxpr", "shape_polymorphism", *DERIVED}
+    # make_jaxpr, shape_polymorphism, the derived transformations and the wrappers:
+    # optional parts and names it lacks, set for it
+    lacking = {"make_jaxpr", "shape_polymorphism", *DERIVED, *WRAPPERS}
     assert sut.unsupported == lacking | {"while_loop_reverse"}
     assert sut.inferred == lacking  # not declared by it
 
