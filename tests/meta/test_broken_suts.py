@@ -117,7 +117,9 @@ CATCHES = [
                               # the Hessian identity found it too, but kept 5 equations
                               # after 100 shrinks (4 after 500, in 330 s) once the
                               # language grew; here it has 1.
-                              ("mul_jvp_detaches_right_operand", "inner_jvp")]],
+                              ("mul_jvp_detaches_right_operand", "inner_jvp"),
+                              ("custom_jvp_rule_skipped", "custom_jvp"),
+                              ("checkpoint_drops_captured_tangents", "checkpoint")]],
     # A do-while shows only in a loop of no trips whose body changes the value it
     # returns: with 100 operations none of catch's 83 examples held one, thorough's
     # 333 do (seeds 0, 1 and 2 each found it, in 5 to 12 s), its seed given as the
@@ -128,6 +130,8 @@ CATCHES = [
           shrinks=BOUNDED),
     # Transformation stacks and the identities between transformations.
     Catch("tests.broken.jit_drops_tangents",
+          test_stacks.test_stack_layers_match_their_meaning_and_reference),
+    Catch("tests.broken.custom_jvp_rule_lost_under_vmap",
           test_stacks.test_stack_layers_match_their_meaning_and_reference),
     Catch("tests.broken.maximum_tangent_by_tangents",
           test_identities.test_jvp_is_linear_in_the_tangent),
