@@ -43,9 +43,10 @@ DEFAULT_TIMEOUT = 60.0
 # are the rows of strategies/transformations.py, and the `numpy` names those of
 # the language's operation table (strategies/opspec.py), row by row.
 # Besides the transformations, the top level offers the wrappers of user-defined
-# rules and rematerialisation (`custom_jvp`, `checkpoint`), which constructs of
-# strategies/constructs.py use, as `lax.stop_gradient` is (their rows' features).
-WRAPPERS = ("custom_jvp", "checkpoint")
+# rules and rematerialisation (`custom_jvp`, `custom_vjp`, `checkpoint`), which
+# constructs of strategies/constructs.py use, as they use `lax.stop_gradient`
+# (their rows' features).
+WRAPPERS = ("custom_jvp", "custom_vjp", "checkpoint")
 CONTRACT = {
     "": (*TRANSFORMATIONS, *WRAPPERS),
     "numpy": list(CONTRACT_NUMPY),

@@ -37,8 +37,8 @@ list, which is also the order to read them in:
 - `lax`: the user's `lax` namespace, a facade over `ops` and `control`.
 """
 from . import export, lax, numpy
-from .custom import checkpoint, custom_jvp, custom_vjp
 from .core import ConcretizationError, ShapeDtypeStruct, ShapeError, UnexpectedTracerError
+from .custom import checkpoint, custom_jvp, custom_vjp
 from .dims import InconclusiveDimensionError
 from .ir import IRTypeError, jaxpr_cost
 from .jacobians import hessian, jacfwd, jacrev, linearize

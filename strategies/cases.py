@@ -109,8 +109,8 @@ class VjpCase(NamedTuple):
 
 
 @st.composite
-def vjp_cases(draw, vocabulary: Vocabulary) -> VjpCase:
-    case = draw(program_cases(vocabulary, reverse=True))
+def vjp_cases(draw, vocabulary: Vocabulary, **options) -> VjpCase:
+    case = draw(program_cases(vocabulary, reverse=True, **options))
     cotangents = draw(directions(output_shapes_of(case)), label="cotangents")
     return VjpCase(case, cotangents, draw(directions(input_shapes_of(case)), label="directions"))
 

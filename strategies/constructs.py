@@ -37,7 +37,7 @@ from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
 from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune, rename
 from strategies.operands import choose, pick
 from strategies.opspec import SYMBOL, compare
-from strategies.transformations import GRAD, JIT, JVP, VMAP, Transformation
+from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP, Transformation
 
 # Equations in a block (drawn 0..this; shrinks to 0, a block returning its parameter).
 MAX_BLOCK_EQNS = 4
@@ -69,6 +69,11 @@ class Construct:
     * ``derivative``: evaluated by the complex step, so not nestable in itself.
     * ``transformation``: the row of `transformations.py` it applies inside the
       program, if any (its feature, and what coverage counts it as).
+    * ``reverse_only``: forward mode through it is an error (a custom_vjp
+      function's), so it is drawn only where the nearest derivative around is
+      reverse mode alone: in a nested `grad`'s block (`Scope.in_grad_only`).
+      Any transformation may apply to that `grad`: forward over reverse, and
+      reverse over reverse, differentiate its backward pass, not the function.
     * ``reverse_feature``: the SUT feature reverse mode through it needs, where
       an SUT may refuse it (JAX does for while_loop).  Such a construct is never
       put inside a nested `grad`, and reverse-mode properties leave it out for
@@ -86,6 +91,7 @@ class Construct:
     why: str
     derivative: bool = False
     reverse_feature: str | None = None
+    reverse_only: bool = False
     transformation: Transformation | None = None
     define: Callable[[dict], list[str]] | None = None
     syntaxes = ("call",)
@@ -101,13 +107,14 @@ class Construct:
 
     def allowed(self, scope) -> bool:
         return (scope.depth < MAX_DEPTH and not (self.derivative and scope.in_derivative)
-                and not (self.reverse_feature and scope.in_reverse))
+                and not (self.reverse_feature and scope.in_reverse)
+                and (scope.in_grad_only or not self.reverse_only))
 
 
 # -- growing blocks ----------------------------------------------------------
 
 def _grow(draw, scope, kind: str, params: list[Var], envs: list[dict], *, hidden=(),
-          derivative=False, reverse=False, meet=None):
+          derivative=False, reverse=False, forward_rule=False, meet=None):
     """A block's equations, grown in a child scope where `params` hold the values in `envs`.
 
     `hidden` parameters are in the signature but not offered as operands
@@ -116,7 +123,7 @@ def _grow(draw, scope, kind: str, params: list[Var], envs: list[dict], *, hidden
     (`Scope.meets`).  Returns the child scope.
     """
     child = scope.child(kind, params, envs, hidden=hidden, derivative=derivative,
-                        reverse=reverse)
+                        reverse=reverse, forward_rule=forward_rule)
     length = draw(st.integers(0, MAX_BLOCK_EQNS), label=f"{kind} equations")
     if meet is not None and length:
         child.meets = meet
@@ -351,14 +358,16 @@ def scan_source(names, params):
 
 # -- closures and nested transformations --------------------------------------
 
-def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False, kind="inner"):
+def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False, kind="inner",
+           forward_rule=False):
     """A one-parameter inner function `inner<n>(a0)` over `x` (over each row of `x` if
     `rows`); not `g<n>`, the name of a transformation stack's layers (strategies/stacks.py),
     since a block that captures nothing is defined beside them (strategies/render.py)."""
     (param,) = _param_vars(scope, [x.shape[1:] if rows else x.shape])
     envs = [{**env, param.name: row} for env in scope.envs
             for row in (_rows(env[x.name]) if rows else [env[x.name]])]
-    return _grow(draw, scope, kind, [param], envs, derivative=derivative, reverse=reverse)
+    return _grow(draw, scope, kind, [param], envs, derivative=derivative, reverse=reverse,
+                 forward_rule=forward_rule)
 
 
 def build_closure(draw, scope):
@@ -464,11 +473,13 @@ def _as_arguments(scope, child, outputs) -> tuple[Block, list[Var]]:
                    outputs=tuple(names.get(o.name, o) for o in block.outputs)), captured
 
 
-def build_custom(draw, scope):
-    x = pick(draw, scope.firsts)
-    child = _inner(draw, scope, x, kind="custom")
-    block, captured = _as_arguments(scope, child, [_own(child)[0]])
-    return (x, *captured), {"fn": block}
+def _build_custom(forward_rule):
+    def build(draw, scope):
+        x = pick(draw, scope.firsts)
+        child = _inner(draw, scope, x, kind="custom", forward_rule=forward_rule)
+        block, captured = _as_arguments(scope, child, [_own(child)[0]])
+        return (x, *captured), {"fn": block}
+    return build
 
 
 def _stopped(fn: Block) -> list[str]:
@@ -483,6 +494,16 @@ def custom_jvp_definitions(params) -> list[str]:
     return ["@sut.custom_jvp", *_stopped(fn), "",
             f"@{fn.name}_ruled.defjvp", f"def {fn.name}_rule(primals, tangents):",
             f"    return {JVP.call(fn.name, 'primals', 'tangents')}"]
+
+
+def custom_vjp_definitions(params) -> list[str]:
+    fn = params["fn"]
+    args = ", ".join(p.name for p in fn.params)
+    return ["@sut.custom_vjp", *_stopped(fn), "",
+            f"def {fn.name}_forward({args}):", f"    return {fn.name}({args}), ({args},)", "",
+            f"def {fn.name}_backward(residuals, cotangent):",
+            f"    return {VJP.call(fn.name, '*residuals')}[1](cotangent)", "",
+            f"{fn.name}_ruled.defvjp({fn.name}_forward, {fn.name}_backward)"]
 
 
 def _ruled_call(names, params):
@@ -515,10 +536,14 @@ CONSTRUCTS: dict[str, Construct] = {
         _applying(GRAD, "inner_grad", 1, build_grad, evaluate_grad,
                   lambda n, p: f"{GRAD.call(p['fn'].name)}({n[0]})",
                   "nested grad: higher-order derivatives"),
-        Construct("custom_jvp", None, build_custom, evaluate_closure, _ruled_call,
-                  frozenset({"custom_jvp", "stop_gradient", JVP.name}),
+        Construct("custom_jvp", None, _build_custom(forward_rule=True), evaluate_closure,
+                  _ruled_call, frozenset({"custom_jvp", "stop_gradient", JVP.name}),
                   "a function whose derivative only its rule gives, under every transformation",
                   define=custom_jvp_definitions),
+        Construct("custom_vjp", None, _build_custom(forward_rule=False), evaluate_closure,
+                  _ruled_call, frozenset({"custom_vjp", "stop_gradient", VJP.name}),
+                  "a function whose reverse-mode derivative only its rules give",
+                  reverse_only=True, define=custom_vjp_definitions),
         Construct("checkpoint", 1, build_closure, evaluate_closure,
                   lambda n, p: f"sut.checkpoint({p['fn'].name})({n[0]})", frozenset({"checkpoint"}),
                   "rematerialisation: reverse mode computes the values again, captures too"),

@@ -49,7 +49,12 @@ REGIMES = {
     "fori_loop": ("two steps", "carry meets a capture", "reverse", "batched"),
     "while_loop": ("two steps", "carry meets a capture", "reverse", "batched"),
     "scan": ("two steps", "carry meets the row", "reverse", "batched"),
+    "custom_jvp": ("captures", "reverse", "batched"),
+    "custom_vjp": ("captures", "reverse", "batched"),
+    "checkpoint": ("captures", "reverse", "batched"),
 }
+# The constructs whose operands after the first are values their block captures.
+CAPTURING = ("custom_jvp", "custom_vjp", "checkpoint")
 
 _RANKS = tuple(str(r) for r in range(MAX_RANK + 1))
 _VALUES = (*_RANKS, "lit")
@@ -156,6 +161,9 @@ def regimes(eqn: Eqn, modes: frozenset[str]) -> list[str]:
     params = eqn.kwargs
     if eqn.op == "cond":
         if len(eqn.args) > 2:  # the predicate's operand, the operand, then captures
+            regimes.append("captures")
+    elif eqn.op in CAPTURING:
+        if len(eqn.args) > 1:
             regimes.append("captures")
     elif eqn.op in ("fori_loop", "while_loop"):
         body = params["body"]

@@ -28,7 +28,9 @@ class Scope:
     variables around it, and has one environment per situation the block is
     called in (every batch element, every loop iteration drawn for).
 
-    * `specs`: the operations and constructs to draw from;
+    * `vocabulary`: the operations and constructs to draw from, and `specs`
+      those of them its place allows (`allowed`: a custom_vjp function only
+      in a nested grad's block, no construct deeper than `MAX_DEPTH`);
     * `language`: the table evaluation looks every operation up in;
     * `chain`: each equation's first operand is the latest variable
       (`program.programs(chain=True)`);
@@ -43,10 +45,10 @@ class Scope:
     """
 
     def __init__(self, variables, envs, *, specs, language: Mapping, prefix="v", chain=False,
-                 focus=None):
+                 focus=None, grad_only=False):
         self.vars = list(variables)
         self.envs = list(envs)
-        self.specs = list(specs)
+        self.vocabulary = list(specs)
         self.language = language
         self.prefix = prefix
         self.chain = chain
@@ -65,15 +67,19 @@ class Scope:
         self.hub = None
         self.hub_turn = False
         # For a block's scope (`child`): how deep it nests, the variables it
-        # can capture, whether it is inside a nested derivative, its name and
-        # signature.
+        # can capture, whether it is inside a nested derivative, whether the
+        # nearest derivative around it is reverse mode alone (an inner grad's
+        # block, where a custom_vjp function may be called: forward mode
+        # through one is an error), its name and signature.
         self.depth = 0
         self.outer: list[Var] = []
         self.in_derivative = False
         self.in_reverse = False
+        self.in_grad_only = grad_only
         self.block_name = ""
         self.block_params: tuple = ()
         self._blocks = [0]  # shared by a program's scopes: block names are unique
+        self.specs = [spec for spec in self.vocabulary if spec.allowed(self)]
 
     def fresh(self) -> str:
         """A new variable name: v0, v1, ... in a program; c0, ... or d0, ... in blocks."""
@@ -86,10 +92,12 @@ class Scope:
         return f"{kind}{self._blocks[0] - 1}"
 
     def child(self, kind: str, params, envs, *, hidden=(), derivative=False,
-              reverse=False) -> Scope:
+              reverse=False, forward_rule=False) -> Scope:
         """The scope of a new block `kind<n>(*hidden, *params)`: every variable in sight
         (as captures), then its parameters.  `hidden` parameters are in the
-        signature but not offered as operands (a fori_loop index)."""
+        signature but not offered as operands (a fori_loop index); a block with
+        `derivative` is differentiated (in `reverse` mode only, or not), and one
+        with `forward_rule` in forward mode by a rule (a custom_jvp function's)."""
         scope = Scope([*self.vars, *params], envs, specs=(), language=self.language,
                       prefix="cd"[self.depth])
         scope.depth = self.depth + 1
@@ -97,8 +105,10 @@ class Scope:
         scope.outer = list(self.vars)
         scope.in_derivative = self.in_derivative or derivative
         scope.in_reverse = self.in_reverse or reverse
+        scope.in_grad_only = reverse if derivative else self.in_grad_only and not forward_rule
         scope._blocks = self._blocks
-        scope.specs = [spec for spec in self.specs if spec.allowed(scope)]
+        scope.vocabulary = self.vocabulary
+        scope.specs = [spec for spec in self.vocabulary if spec.allowed(scope)]
         scope.block_name = self._fresh_block(kind)
         scope.block_params = (*hidden, *params)
         return scope

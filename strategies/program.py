@@ -89,6 +89,7 @@ def programs(
     sharing=False,
     allow_empty=True,
     first=None,
+    grad_only=False,
 ) -> ProgramCase:
     """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
 
@@ -114,7 +115,11 @@ def programs(
     * with `first` (a name in `ops`), the first equation is that operation or
       construct wherever the inputs let it be built, its blocks drawn from
       all of `ops` (`tests/test_cells.py` puts each construct under every
-      mode this way).
+      mode this way);
+    * with `grad_only`, the program is for reverse mode alone (forward mode
+      applies to it only over a reverse one), so a function with a
+      custom_vjp rule may be called in its body, not only in a nested grad's
+      (`constructs.Construct.reverse_only`).
 
     Examples shrink towards one rank-0 input of value 0.0 and a single
     equation using the first operation of `ops` on it.
@@ -122,7 +127,8 @@ def programs(
     _check(min_inputs, max_inputs, min_eqns, max_eqns, max_outputs, ops, variants)
     if first is not None and first not in ops:
         raise InvalidArgument(f"first={first!r} must be one of ops={ops!r}")
-    for name, flag in (("chain", chain), ("sharing", sharing), ("allow_empty", allow_empty)):
+    for name, flag in (("chain", chain), ("sharing", sharing), ("allow_empty", allow_empty),
+                       ("grad_only", grad_only)):
         if not isinstance(flag, bool):
             raise InvalidArgument(f"{name}={flag!r} must be True or False")
     specs = [LANGUAGE[name] for name in supported_names(only=ops)]
@@ -137,7 +143,7 @@ def programs(
     names = [f"x{i}" for i in range(len(arg_shapes))]
     scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
                   [dict(zip(names, args)) for args in sets], specs=specs, language=LANGUAGE,
-                  chain=chain)
+                  chain=chain, grad_only=grad_only)
     length = draw(st.integers(min_eqns, max_eqns), label="equations")
     scope.only = first
     scope.grow(draw, min(length, 1))
