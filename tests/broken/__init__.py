@@ -56,7 +56,8 @@ class Witness(NamedTuple):
     """The smallest input that shows a shim's bug, as data.
 
     `call` is one Python expression over the contract's names (`jvp vjp grad
-    vmap jit linearize jacfwd jacrev hessian custom_jvp checkpoint numpy lax`,
+    vmap jit linearize jacfwd jacrev hessian custom_jvp custom_vjp checkpoint numpy
+    lax`,
     and `np` for NumPy),
     evaluated once with the shim's and once with refimpl's; `shows` says how
     the two must differ: "value" (both return, the values differ), "refusal" (refimpl raises, the

@@ -119,6 +119,7 @@ CATCHES = [
                               # language grew; here it has 1.
                               ("mul_jvp_detaches_right_operand", "inner_jvp"),
                               ("custom_jvp_rule_skipped", "custom_jvp"),
+                              ("custom_vjp_rules_skipped", "custom_vjp"),
                               ("checkpoint_drops_captured_tangents", "checkpoint")]],
     # A do-while shows only in a loop of no trips whose body changes the value it
     # returns: with 100 operations none of catch's 83 examples held one, thorough's
