@@ -45,7 +45,7 @@ from strategies.cases import (
 )
 from strategies.cell_cases import cell_cases, cells
 from strategies.inputs import directions
-from strategies.language import LANGUAGE
+from strategies.language import FEATURES, LANGUAGE
 from strategies.opspec import OPS
 
 # Each example runs up to 25 cells in 6 modes where another property runs one program
@@ -118,7 +118,7 @@ FORWARD_ALONE = "jvp"
 def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabulary, op, data):
     """Each operation alone, at every operand-rank combination, in every mode up to second order."""
     if op not in vocabulary.operations:
-        pytest.skip(f"{sut.name} declares {op} unsupported (__sut_unsupported__)")
+        pytest.skip(sut.lacking(sorted(FEATURES[op] & sut.unsupported)))
     checks = [check for features, reverse, check in MODES.values()
               if all(map(sut.supports, features))
               and (not reverse or op in vocabulary.reverse_ops)]
@@ -135,7 +135,7 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
 def test_each_construct_under_every_mode(sut, reference, vocabulary, construct, data):
     """Each construct alone (a loop, cond, scan, closure, inner transformation) in every mode."""
     if construct not in vocabulary.ops:
-        pytest.skip(f"{sut.name} declares {construct} unsupported (__sut_unsupported__)")
+        pytest.skip(sut.lacking(sorted(FEATURES[construct] & sut.unsupported)))
     reverse = construct in vocabulary.reverse_ops
     grad_only = LANGUAGE[construct].reverse_only
     checks = [check for mode, (features, needs_reverse, check) in MODES.items()
