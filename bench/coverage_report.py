@@ -33,7 +33,7 @@ from strategies.constructs import CONSTRUCTS  # noqa: E402
 from strategies.opspec import OPS  # noqa: E402
 
 DOC = ROOT / "docs" / "coverage.md"
-# The bar: a cell reached fewer times than this within the ci budget is thin.
+# A cell reached fewer times than this within the ci budget is thin (docs/coverage.md's bar).
 ENOUGH = 3
 
 
