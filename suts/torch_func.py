@@ -85,6 +85,7 @@ import functools
 import numpy as np
 import torch
 import torch.func as tf
+import torch.utils.checkpoint
 from torch.utils import _pytree as pytree
 
 torch.set_default_dtype(torch.float64)
@@ -108,6 +109,15 @@ __sut_unsupported__ = frozenset({
     # at 0, sgn(0) (JAX's: 1).
     "clip_convention",
     "abs_at_zero",
+    # torch.func's reverse mode does not support saved tensor hooks, on which
+    # torch.utils.checkpoint is built ("torch.func.{grad, vjp, jacrev, hessian}
+    # don't yet support saved tensor hooks").
+    "checkpoint",
+    # An autograd.Function without a `jvp` has no forward mode, also over
+    # reverse mode (jvp of grad: "You must implement the jvp function"), where
+    # JAX differentiates a custom_vjp's backward pass; JAX's custom_vjp gives
+    # no forward rule to map to one.
+    "custom_vjp",
 })
 
 
@@ -272,6 +282,95 @@ def jit(fun, static_argnums=()):
 
 
 # ----------------------------------------------------------------------------- numpy
+
+# ----------------------------------------------------------------------------- custom rules
+
+class custom_jvp:
+    """JAX's `custom_jvp` as a `torch.autograd.Function` in the form torch.func
+    transforms (forward without ctx, `setup_context`, a generated vmap rule).
+    Its `jvp` is the rule's tangent.  torch derives no reverse mode from a
+    forward rule, as JAX does by transposing it, so `backward` transposes it
+    here: the VJP of `t -> rule(primals, t)[1]`, which is linear in `t`."""
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun, self.function = fun, None
+
+    def defjvp(self, rule):
+        fun = self.fun
+
+        class Rule(torch.autograd.Function):
+            generate_vmap_rule = True
+
+            @staticmethod
+            def forward(*args):
+                return fun(*args)
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                ctx.primals = inputs
+                ctx.save_for_backward(*inputs)
+
+            @staticmethod
+            def jvp(ctx, *tangents):
+                return rule(ctx.primals, tangents)[1]
+
+            @staticmethod
+            def backward(ctx, cotangent):
+                primals = ctx.saved_tensors
+                _, pullback = tf.vjp(lambda *t: rule(primals, t)[1],
+                                     *(torch.zeros_like(p) for p in primals))
+                return pullback(cotangent)
+
+        self.function = Rule
+        return rule
+
+    def __call__(self, *args):
+        return self.function.apply(*_inputs(args))
+
+
+class custom_vjp:
+    """JAX's `custom_vjp` as a `torch.autograd.Function` (the form torch.func
+    transforms): `fwd`'s residuals are extra outputs, saved by `setup_context`
+    for `backward`, which calls `bwd`."""
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun, self.function = fun, None
+
+    def defvjp(self, fwd, bwd):
+        class Rule(torch.autograd.Function):
+            generate_vmap_rule = True
+
+            @staticmethod
+            def forward(*args):
+                out, residuals = fwd(*args)
+                # A residual that is an input must be saved as a view of it (torch
+                # refuses to save an input returned as it is, with setup_context).
+                return (out, *(_tensor(r).view_as(r) for r in residuals))
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                ctx.save_for_backward(*output[1:])
+
+            @staticmethod
+            def backward(ctx, cotangent, *unused):
+                return tuple(bwd(ctx.saved_tensors, cotangent))
+
+        self.function = Rule
+
+    def __call__(self, *args):
+        return self.function.apply(*_inputs(args))[0]
+
+
+def checkpoint(fun):
+    """`torch.utils.checkpoint.checkpoint`, non-reentrant (the variant torch
+    recommends; the reentrant one does not support `torch.autograd.grad`)."""
+    @functools.wraps(fun)
+    def rematerialized(*args):
+        return torch.utils.checkpoint.checkpoint(fun, *_inputs(args), use_reentrant=False)
+    return rematerialized
+
 
 class _Linalg:
     """`numpy.linalg`: torch.linalg's, but for solve's right-hand side (below)."""
@@ -659,6 +758,10 @@ class _Lax:
             return pytree.tree_unflatten(
                 [torch.where(pred, a, b) for a, b in zip(leaves, others)], spec)
         return (true_fun if taken else false_fun)(*operands)
+
+    @staticmethod
+    def stop_gradient(x):
+        return _tensor(x).detach()
 
     @staticmethod
     def fori_loop(lower, upper, body_fun, init_val):
