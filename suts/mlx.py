@@ -34,6 +34,13 @@ no differentiation or batching of its own, so what the suite finds is MLX's.
   mode uses exp, so that the suite still checks their derivative rules,
   batching and staging at that accuracy.  sin, cos and tan, less accurate
   than a declaration may state, are declared unsupported.
+* `custom_jvp` and `custom_vjp` are `mx.custom_function`s: a custom_jvp's
+  `jvp` is its rule's tangent and its `vjp` the rule transposed (MLX derives
+  no reverse mode from a forward rule); a custom_vjp's `vjp` runs `fwd` again
+  for the residuals, MLX handing it the primals.  `checkpoint` is
+  `mx.checkpoint`, `lax.stop_gradient` `mx.stop_gradient`.  What they met
+  is docs/findings.md, M14 and M15; under `ci` their construct rows fail
+  first through M1.
 * Not mapped: the operations that joined the contract after MLX's runs were
   classified (docs/findings.md), which the header lists as lacking.  Mapping
   one means a new `ci` and `thorough` round with every failure classified.
@@ -285,6 +292,77 @@ def jit(fun, static_argnums=()):
     return call
 
 
+# ----------------------------------------------------------------------------- custom rules
+
+def _single(values):
+    """MLX passes the cotangent of a function of one output as one array, or a list of one."""
+    return values[0] if isinstance(values, (list, tuple)) and len(values) == 1 else values
+
+
+def _several(values) -> tuple:
+    """MLX passes the primals and tangents of a function of one argument as one array."""
+    return tuple(values) if isinstance(values, (list, tuple)) else (values,)
+
+
+class custom_jvp:
+    """JAX's `custom_jvp` as an `mx.custom_function`: its `jvp` is the rule's
+    tangent.  MLX derives no reverse mode from a forward rule, as JAX does by
+    transposing it, so its `vjp` transposes it here: the VJP of
+    `t -> rule(primals, t)[1]`, which is linear in `t`."""
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun, self.function = fun, None
+
+    def defjvp(self, rule):
+        function = mx.custom_function(lambda *args: _array(self.fun(*args)))
+
+        @function.jvp
+        def tangent(primals, tangents):
+            return _array(rule(_several(primals), _several(tangents))[1])
+
+        @function.vjp
+        def transposed(primals, cotangent, output):
+            primals = _several(primals)
+            _, cotangents = mx.vjp(lambda *t: [_array(rule(primals, t)[1])],
+                                   [mx.zeros_like(p) for p in primals], [_single(cotangent)])
+            return tuple(cotangents)
+
+        self.function = function
+        return rule
+
+    def __call__(self, *args):
+        return self.function(*_inputs(args))
+
+
+class custom_vjp:
+    """JAX's `custom_vjp` as an `mx.custom_function`: its `vjp` runs `fwd` again for
+    the residuals (MLX hands it the primals, not what a forward pass saved), then
+    `bwd`."""
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun, self.function = fun, None
+
+    def defvjp(self, fwd, bwd):
+        function = mx.custom_function(lambda *args: _array(self.fun(*args)))
+
+        @function.vjp
+        def backward(primals, cotangent, output):
+            _, residuals = fwd(*_several(primals))
+            return tuple(_array(c) for c in bwd(residuals, _single(cotangent)))
+
+        self.function = function
+
+    def __call__(self, *args):
+        return self.function(*_inputs(args))
+
+
+def checkpoint(fun):
+    """`mx.checkpoint`."""
+    return mx.checkpoint(lambda *args: _array(fun(*args)))
+
+
 # ----------------------------------------------------------------------------- numpy
 
 class _Numpy:
@@ -382,6 +460,10 @@ class _Lax:
             return _unflatten(structure, [mx.where(pred, _array(a), _array(b))
                                           for a, b in zip(leaves, others)])
         return (true_fun if taken else false_fun)(*operands)
+
+    @staticmethod
+    def stop_gradient(x):
+        return mx.stop_gradient(_array(x))
 
     @staticmethod
     def fori_loop(lower, upper, body_fun, init_val):
