@@ -114,7 +114,7 @@ class Construct:
 # -- growing blocks ----------------------------------------------------------
 
 def _grow(draw, scope, kind: str, params: list[Var], envs: list[dict], *, hidden=(),
-          derivative=False, reverse=False, forward_rule=False, meet=None):
+          derivative=False, reverse=False, forward=False, meet=None):
     """A block's equations, grown in a child scope where `params` hold the values in `envs`.
 
     `hidden` parameters are in the signature but not offered as operands
@@ -123,7 +123,7 @@ def _grow(draw, scope, kind: str, params: list[Var], envs: list[dict], *, hidden
     (`Scope.meets`).  Returns the child scope.
     """
     child = scope.child(kind, params, envs, hidden=hidden, derivative=derivative,
-                        reverse=reverse, forward_rule=forward_rule)
+                        reverse=reverse, forward=forward)
     length = draw(st.integers(0, MAX_BLOCK_EQNS), label=f"{kind} equations")
     if meet is not None and length:
         child.meets = meet
@@ -359,7 +359,7 @@ def scan_source(names, params):
 # -- closures and nested transformations --------------------------------------
 
 def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False, kind="inner",
-           forward_rule=False):
+           forward=False):
     """A one-parameter inner function `inner<n>(a0)` over `x` (over each row of `x` if
     `rows`); not `g<n>`, the name of a transformation stack's layers (strategies/stacks.py),
     since a block that captures nothing is defined beside them (strategies/render.py)."""
@@ -367,7 +367,7 @@ def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False, kind=
     envs = [{**env, param.name: row} for env in scope.envs
             for row in (_rows(env[x.name]) if rows else [env[x.name]])]
     return _grow(draw, scope, kind, [param], envs, derivative=derivative, reverse=reverse,
-                 forward_rule=forward_rule)
+                 forward=forward)
 
 
 def build_closure(draw, scope):
@@ -473,13 +473,14 @@ def _as_arguments(scope, child, outputs) -> tuple[Block, list[Var]]:
                    outputs=tuple(names.get(o.name, o) for o in block.outputs)), captured
 
 
-def _build_custom(forward_rule):
-    def build(draw, scope):
-        x = pick(draw, scope.firsts)
-        child = _inner(draw, scope, x, kind="custom", forward_rule=forward_rule)
-        block, captured = _as_arguments(scope, child, [_own(child)[0]])
-        return (x, *captured), {"fn": block}
-    return build
+def build_custom(draw, scope):
+    """The block of a function with custom rules: forward mode differentiates it
+    (a custom_jvp's rule is its jvp, and forward mode around a custom_vjp
+    differentiates its `fwd`, which runs it), so no custom_vjp is called in it."""
+    x = pick(draw, scope.firsts)
+    child = _inner(draw, scope, x, kind="custom", forward=True)
+    block, captured = _as_arguments(scope, child, [_own(child)[0]])
+    return (x, *captured), {"fn": block}
 
 
 def _stopped(fn: Block) -> list[str]:
@@ -536,11 +537,11 @@ CONSTRUCTS: dict[str, Construct] = {
         _applying(GRAD, "inner_grad", 1, build_grad, evaluate_grad,
                   lambda n, p: f"{GRAD.call(p['fn'].name)}({n[0]})",
                   "nested grad: higher-order derivatives"),
-        Construct("custom_jvp", None, _build_custom(forward_rule=True), evaluate_closure,
+        Construct("custom_jvp", None, build_custom, evaluate_closure,
                   _ruled_call, frozenset({"custom_jvp", "stop_gradient", JVP.name}),
                   "a function whose derivative only its rule gives, under every transformation",
                   define=custom_jvp_definitions),
-        Construct("custom_vjp", None, _build_custom(forward_rule=False), evaluate_closure,
+        Construct("custom_vjp", None, build_custom, evaluate_closure,
                   _ruled_call, frozenset({"custom_vjp", "stop_gradient", VJP.name}),
                   "a function whose reverse-mode derivative only its rules give",
                   reverse_only=True, define=custom_vjp_definitions),

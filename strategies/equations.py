@@ -92,12 +92,12 @@ class Scope:
         return f"{kind}{self._blocks[0] - 1}"
 
     def child(self, kind: str, params, envs, *, hidden=(), derivative=False,
-              reverse=False, forward_rule=False) -> Scope:
+              reverse=False, forward=False) -> Scope:
         """The scope of a new block `kind<n>(*hidden, *params)`: every variable in sight
         (as captures), then its parameters.  `hidden` parameters are in the
         signature but not offered as operands (a fori_loop index); a block with
         `derivative` is differentiated (in `reverse` mode only, or not), and one
-        with `forward_rule` in forward mode by a rule (a custom_jvp function's)."""
+        with `forward` in forward mode, whatever is around it (a custom rule's)."""
         scope = Scope([*self.vars, *params], envs, specs=(), language=self.language,
                       prefix="cd"[self.depth])
         scope.depth = self.depth + 1
@@ -105,7 +105,7 @@ class Scope:
         scope.outer = list(self.vars)
         scope.in_derivative = self.in_derivative or derivative
         scope.in_reverse = self.in_reverse or reverse
-        scope.in_grad_only = reverse if derivative else self.in_grad_only and not forward_rule
+        scope.in_grad_only = reverse if derivative else self.in_grad_only and not forward
         scope._blocks = self._blocks
         scope.vocabulary = self.vocabulary
         scope.specs = [spec for spec in self.vocabulary if spec.allowed(scope)]
