@@ -17,7 +17,7 @@ from typing import NamedTuple
 from oracles.inflight import InFlight
 from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
 from strategies.conventions import FEATURES as CONVENTION_FEATURES
-from strategies.opspec import CONTRACT_NUMPY, OPTIONAL_NUMPY
+from strategies.opspec import CONTRACT_LAX, CONTRACT_NUMPY, OPTIONAL_LAX, OPTIONAL_NUMPY
 from strategies.transformations import DERIVED, TRANSFORMATIONS
 
 ALIASES = {"refimpl": "refimpl", "jax": "jax"}
@@ -40,8 +40,9 @@ DEFAULT_TIMEOUT = 60.0
 
 # What an SUT provides, by namespace ("" for its top level): the contract's
 # names, as the broken shims and the meta-tests read them.  The transformations
-# are the rows of strategies/transformations.py, and the `numpy` names those of
-# the language's operation table (strategies/opspec.py), row by row.
+# are the rows of strategies/transformations.py, and the `numpy` names (and
+# `lax`'s operations) those of the language's operation table
+# (strategies/opspec.py), row by row.
 # Besides the transformations, the top level offers the wrappers of user-defined
 # rules and rematerialisation (`custom_jvp`, `custom_vjp`, `checkpoint`), which
 # constructs of strategies/constructs.py use, as they use `lax.stop_gradient`
@@ -50,7 +51,7 @@ WRAPPERS = ("custom_jvp", "custom_vjp", "checkpoint")
 CONTRACT = {
     "": (*TRANSFORMATIONS, *WRAPPERS),
     "numpy": list(CONTRACT_NUMPY),
-    "lax": ("cond", "fori_loop", "scan", "while_loop", "stop_gradient"),
+    "lax": ("cond", "fori_loop", "scan", "while_loop", "stop_gradient", *CONTRACT_LAX),
 }
 
 # The contract's names an SUT may lack without declaring them (the derived
@@ -58,7 +59,8 @@ CONTRACT = {
 # optional rows): jaxcheck sets them unsupported for it, as it does for the
 # optional parts below, and the run's header says which it left out.
 # Names join the contract this way, so that a shim that worked still works.
-OPTIONAL_NAMES = {"": (*DERIVED, *WRAPPERS), "numpy": OPTIONAL_NUMPY, "lax": ("stop_gradient",)}
+OPTIONAL_NAMES = {"": (*DERIVED, *WRAPPERS), "numpy": OPTIONAL_NUMPY,
+                  "lax": ("stop_gradient", *OPTIONAL_LAX)}
 
 # The SUT's own top-level attributes the contract names: functions, then namespaces.
 ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace))

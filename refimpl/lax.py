@@ -16,6 +16,8 @@ from .ops import (
     cos,
     div,
     dot_general,
+    dynamic_slice,
+    dynamic_update_slice,
     exp,
     full_like,
     gt,
@@ -40,7 +42,7 @@ from .ops import (
 )
 
 __all__ = ["add", "broadcast_batch", "broadcast_in_dim", "concatenate", "convert_element_type",
-           "cos", "div", "dot_general", "exp", "full_like", "gt", "integer_pow", "log", "lt",
-           "max", "moveaxis", "mul", "neg", "pad", "reduce_sum", "reshape", "select_n", "sin",
-           "slice", "sqrt", "sub", "tanh", "transpose", "zeros",
-           "cond", "fori_loop", "scan", "while_loop", "stop_gradient"]
+           "cos", "div", "dot_general", "dynamic_slice", "dynamic_update_slice", "exp",
+           "full_like", "gt", "integer_pow", "log", "lt", "max", "moveaxis", "mul", "neg", "pad",
+           "reduce_sum", "reshape", "select_n", "sin", "slice", "sqrt", "sub", "tanh",
+           "transpose", "zeros", "cond", "fori_loop", "scan", "while_loop", "stop_gradient"]

@@ -63,6 +63,22 @@ def slice(x, start_indices, limit_indices):
                 limit_indices=tuple(limit_indices))
 
 
+def dynamic_slice(x, start_indices, slice_sizes):
+    """JAX's, at static start indices (refimpl has no integer operands): a slice."""
+    starts = [int(s) for s in start_indices]
+    return slice(x, starts, [s + n for s, n in zip(starts, slice_sizes)])
+
+
+def dynamic_update_slice(x, update, start_indices):
+    """x with `update` written at static start indices: `update` padded into place,
+    selected inside the window."""
+    shape, size = aval_of(x).shape, aval_of(update).shape
+    config = [(int(s), d - int(s) - n, 0) for s, d, n in zip(start_indices, shape, size)]
+    inside = np.zeros(shape, bool)
+    inside[tuple(np.s_[lo:d - hi] for (lo, hi, _), d in zip(config, shape))] = True
+    return select_n(inside, x, pad(update, 0.0, config))
+
+
 # ----------------------------------------------------------------------------- helpers
 
 def zeros(aval):

@@ -107,6 +107,8 @@ _BY_BUILDER = {
     "tensordot_pair": _pairs(_RANKS),
     "einsum_operands": (*((r,) for r in _RANKS), *_pairs(_RANKS)),
     "take_indices": tuple((r,) for r in _RANKS),
+    "windows": tuple((r,) for r in _RANKS[1:]),
+    "update_windows": tuple((r, r) for r in _RANKS[1:]),
     "median_axes": tuple((r,) for r in _RANKS),
     "quantile_axes": tuple((r,) for r in _RANKS),
     "convolution_pair": (("1", "1"),),

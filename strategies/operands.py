@@ -417,6 +417,29 @@ def _pad_widths(shape):
 
 
 @cache
+def _windows(shape):
+    """dynamic_slice's `start_indices` and `slice_sizes`: every axis without its first
+    element, or without its last, or its second half (an axis of one kept whole)."""
+    if not shape:
+        return []
+    cuts = ((lambda d: (1, d - 1)), (lambda d: (0, d - 1)), (lambda d: (d // 2, d - d // 2)))
+    windows = {tuple(cut(d) if d > 1 else (0, d) for d in shape) for cut in cuts}
+    return [{"start_indices": tuple(s for s, _ in w), "slice_sizes": tuple(n for _, n in w)}
+            for w in sorted(windows)]
+
+
+def update_windows(draw, scope, spec):
+    """`dynamic_update_slice(x, u, start_indices)`: u of x's rank and nowhere longer,
+    written at x's start or against its end."""
+    options = [((x, u), {"start_indices": starts}) for x in scope.firsts if x.shape
+               for u in scope.vars if len(u.shape) == len(x.shape)
+               and all(m <= n for m, n in zip(u.shape, x.shape))
+               for starts in dict.fromkeys([(0,) * len(x.shape),
+                                            tuple(n - m for m, n in zip(u.shape, x.shape))])]
+    return pick(draw, options, lambda o: scope.fits(spec, *o))
+
+
+@cache
 def _difference_axes(shape):
     """diff's `axis`: each axis of two elements at least, and -1."""
     axes = [a for a in range(len(shape)) if shape[a] >= 2]
@@ -455,6 +478,7 @@ pad_widths = _one_operand(_pad_widths)
 difference_axes = _one_operand(_difference_axes)
 triangle_offsets = _one_operand(_triangle_offsets)
 diagonal_offsets = _one_operand(_diagonal_offsets)
+windows = _one_operand(_windows)
 
 
 def stackable(draw, scope, spec):

@@ -60,7 +60,8 @@ class OpSpec:
       no perturbed evaluation switches pieces.
     * ``contract``: the functions of the contract's `sut.numpy` it calls, in
       the contract's order (default: its own name; `where` calls `greater` or
-      `less` too; `integer_pow` is Python's `**` and calls none).
+      `less` too; `integer_pow` is Python's `**` and calls none), or of
+      `sut.lax` for a row whose ``namespace`` is "lax".
     * ``primitives``: the primitives of refimpl (JAX's names) that implement
       it, whose rules give its derivatives and batching (default: its own
       name; `tests/refimpl/test_refimpl_meta.py` holds refimpl to them).
@@ -90,6 +91,7 @@ class OpSpec:
     elementwise: bool = False
     carries_derivative: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
     optional: bool = False
+    namespace: str = "numpy"
     construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
 
     def __post_init__(self):
@@ -133,6 +135,21 @@ def _positive(x) -> bool:
 
 def _nonzero(x) -> bool:
     return bool(np.all(np.abs(np.real(x)) >= NONZERO_FLOOR))
+
+
+def _window(start_indices, sizes) -> tuple[slice, ...]:
+    return tuple(slice(start, start + size) for start, size in zip(start_indices, sizes))
+
+
+def _dynamic_slice(x, *, start_indices, slice_sizes):
+    return x[_window(start_indices, slice_sizes)]
+
+
+def _dynamic_update_slice(x, u, *, start_indices):
+    """x with u written over the window at `start_indices` (complex if either is)."""
+    out = np.array(x, dtype=np.result_type(x, u, np.float64))
+    out[_window(start_indices, np.shape(u))] = u
+    return out
 
 
 def _above_minus_one(x) -> bool:
@@ -750,6 +767,16 @@ OPS: dict[str, OpSpec] = {
                "jnp.take({0}, np.array({indices}), axis={axis})", None, operands.take_indices,
                "a gather, repeats allowed: its transpose adds each repeat back",
                primitives=("take_along_axis", "reshape"), optional=True),
+        # `lax`'s windows, at static start indices (programs hold no integer values).
+        OpSpec("dynamic_slice", _dynamic_slice,
+               "sut.lax.dynamic_slice({0}, {start_indices}, {slice_sizes})", None,
+               operands.windows, "a window: its transpose pads the cotangent back into place",
+               primitives=("slice",), optional=True, namespace="lax"),
+        OpSpec("dynamic_update_slice", _dynamic_update_slice,
+               "sut.lax.dynamic_update_slice({0}, {1}, {start_indices})", None,
+               operands.update_windows,
+               "a window written over: the derivative by x is zero inside it, by u its place",
+               primitives=("pad", "select_n"), optional=True, namespace="lax"),
         _EinsumSpec("einsum", lambda *args, subscripts: np.einsum(subscripts, *args), "",
                     None, operands.einsum_operands,
                     "subscripts: sums, contractions, batch letters and a transpose at once",
@@ -782,21 +809,40 @@ OPS: dict[str, OpSpec] = {
 FEATURES: dict[str, frozenset[str]] = {name: frozenset({name, *spec.contract})
                                        for name, spec in OPS.items()}
 
-# The contract's `numpy` namespace: every row's functions, in the table's order.
-CONTRACT_NUMPY: tuple[str, ...] = tuple(dict.fromkeys(
-    function for spec in OPS.values() for function in spec.contract))
 
-# Those an SUT may lack without declaring them: the optional rows' functions.
-OPTIONAL_NUMPY: frozenset[str] = frozenset(
-    function for spec in OPS.values() if spec.optional for function in spec.contract) - {
-    function for spec in OPS.values() if not spec.optional for function in spec.contract}
+
+def contract_functions(namespace: str) -> tuple[str, ...]:
+    """The contract's functions in `namespace` that rows call, in the table's order."""
+    return tuple(dict.fromkeys(function for spec in OPS.values() if spec.namespace == namespace
+                               for function in spec.contract))
+
+
+def optional_functions(namespace: str) -> frozenset[str]:
+    """Those an SUT may lack without declaring them: only optional rows call them."""
+    rows = [spec for spec in OPS.values() if spec.namespace == namespace]
+    return frozenset(f for spec in rows if spec.optional for f in spec.contract) - {
+        f for spec in rows if not spec.optional for f in spec.contract}
+
+
+# The contract's `numpy` namespace: every row's functions, in the table's order;
+# and the operations of its `lax` namespace (control flow is constructs.py's).
+CONTRACT_NUMPY = contract_functions("numpy")
+OPTIONAL_NUMPY = optional_functions("numpy")
+CONTRACT_LAX = contract_functions("lax")
+OPTIONAL_LAX = optional_functions("lax")
+
+
+def _qualified(spec: OpSpec, function: str) -> str:
+    return function if spec.namespace == "numpy" else f"{spec.namespace}.{function}"
 
 
 def markdown_table() -> str:
     """The table as a user reads it: each operation, the contract functions it calls,
     whether an SUT may lack them, and why it is in the language."""
-    lines = ["| operation | `numpy` functions | optional | why |", "|---|---|---|---|"]
-    lines += [f"| `{name}` | {' '.join(f'`{f}`' for f in spec.contract) or '(operator)'} | "
+    lines = ["| operation | `numpy` functions (`lax.`: `lax`'s) | optional | why |",
+             "|---|---|---|---|"]
+    lines += [f"| `{name}` | {' '.join(f'`{_qualified(spec, f)}`' for f in spec.contract)}"
+              f"{'(operator)' if not spec.contract else ''} | "
               f"{'yes' if spec.optional else ''} | {spec.why} |" for name, spec in OPS.items()]
     return "\n".join(lines)
 

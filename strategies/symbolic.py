@@ -71,7 +71,8 @@ NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum",
                              "tile", "repeat", "diff", "tril", "triu", "diagonal", "trace",
                              "var", "std", "cumprod", "ptp", "vdot", "kron", "rot90",
                              "average", "trapezoid", "einsum", "sort", "take", "median",
-                             "quantile", "convolve", "correlate", "solve", "inv", "det"})
+                             "quantile", "convolve", "correlate", "solve", "inv", "det",
+                             "dynamic_slice", "dynamic_update_slice"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch
 
@@ -137,8 +138,10 @@ def slots(draw) -> tuple[Slot, ...]:
 
 
 @st.composite
-def symbolic_cases(draw, vocabulary: Vocabulary, *, reverse=False, max_eqns=8):
-    """A `SymbolicCase` over the SUT's vocabulary, without NOT_POLYMORPHIC ops."""
+def symbolic_cases(draw, vocabulary: Vocabulary, *, reverse=False, grad_only=False,
+                   max_eqns=8):
+    """A `SymbolicCase` over the SUT's vocabulary, without NOT_POLYMORPHIC ops
+    (`grad_only`: for reverse mode alone, as `program.programs` has it)."""
     drawn = draw(slots(), label="dimension slots")
     variables = tuple(s.name for s in drawn if s.name)
     count = draw(st.integers(1, 3), label="inputs")
@@ -156,7 +159,7 @@ def symbolic_cases(draw, vocabulary: Vocabulary, *, reverse=False, max_eqns=8):
     envs = [dict(zip(names, one)) for sets in args for one in sets]
     ops = polymorphic_ops(vocabulary, reverse)
     scope = Scope([Var(n, np.shape(x)) for n, x in zip(names, args[0][0])], envs,
-                  specs=[LANGUAGE[name] for name in ops], language=LANGUAGE)
+                  specs=[LANGUAGE[name] for name in ops], language=LANGUAGE, grad_only=grad_only)
     scope.grow(draw, draw(st.integers(1, max_eqns), label="equations"))
     results = [v for eqn in scope.eqns for v in eqn.outs] or scope.vars
     outputs = (results[-1],) + ((choose(draw, results, label="output"),)
