@@ -764,6 +764,20 @@ class _Lax:
         return _tensor(x).detach()
 
     @staticmethod
+    def dynamic_slice(x, start_indices, slice_sizes):
+        return _tensor(x)[tuple(slice(s, s + n) for s, n in zip(start_indices, slice_sizes))]
+
+    @staticmethod
+    def dynamic_update_slice(x, update, start_indices):
+        """torch has none: the update padded into place, selected inside its window."""
+        x, update = _tensor(x), _tensor(update)
+        inside = torch.zeros(x.shape, dtype=torch.bool)
+        inside[tuple(slice(s, s + n) for s, n in zip(start_indices, update.shape))] = True
+        widths = [w for s, n, d in reversed(list(zip(start_indices, update.shape, x.shape)))
+                  for w in (s, d - s - n)]
+        return torch.where(inside, torch.nn.functional.pad(update, widths), x)
+
+    @staticmethod
     def fori_loop(lower, upper, body_fun, init_val):
         value = _inputs(init_val)
         for i in range(int(lower), int(upper)):
