@@ -71,9 +71,11 @@ class Construct:
       program, if any (its feature, and what coverage counts it as).
     * ``reverse_only``: forward mode through it is an error (a custom_vjp
       function's), so it is drawn only where the nearest derivative around is
-      reverse mode alone: in a nested `grad`'s block (`Scope.in_grad_only`).
-      Any transformation may apply to that `grad`: forward over reverse, and
-      reverse over reverse, differentiate its backward pass, not the function.
+      reverse mode alone (`Scope.in_grad_only`): in a nested `grad`'s block,
+      or in a program drawn for reverse mode alone (`programs(grad_only=True)`),
+      and never in a custom function's block.  Any transformation may apply to
+      that `grad`: forward over reverse, and reverse over reverse,
+      differentiate its backward pass, not the function.
     * ``reverse_feature``: the SUT feature reverse mode through it needs, where
       an SUT may refuse it (JAX does for while_loop).  Such a construct is never
       put inside a nested `grad`, and reverse-mode properties leave it out for
@@ -360,9 +362,10 @@ def scan_source(names, params):
 
 def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False, kind="inner",
            forward=False):
-    """A one-parameter inner function `inner<n>(a0)` over `x` (over each row of `x` if
-    `rows`); not `g<n>`, the name of a transformation stack's layers (strategies/stacks.py),
-    since a block that captures nothing is defined beside them (strategies/render.py)."""
+    """A one-parameter inner function `inner<n>(a0)` (or `<kind><n>`) over `x` (over each
+    row of `x` if `rows`); not `g<n>`, the name of a transformation stack's layers
+    (strategies/stacks.py), since a block that captures nothing is defined beside them
+    (strategies/render.py).  `forward`: forward mode differentiates it (`Scope.child`)."""
     (param,) = _param_vars(scope, [x.shape[1:] if rows else x.shape])
     envs = [{**env, param.name: row} for env in scope.envs
             for row in (_rows(env[x.name]) if rows else [env[x.name]])]

@@ -28,9 +28,10 @@ class Scope:
     variables around it, and has one environment per situation the block is
     called in (every batch element, every loop iteration drawn for).
 
-    * `vocabulary`: the operations and constructs to draw from, and `specs`
-      those of them its place allows (`allowed`: a custom_vjp function only
-      in a nested grad's block, no construct deeper than `MAX_DEPTH`);
+    * `program_specs`: the operations and constructs the program may use, and
+      `specs` those of them this place allows (`allowed`: no construct deeper
+      than `MAX_DEPTH`, a custom_vjp function only where reverse mode alone
+      reaches it);
     * `language`: the table evaluation looks every operation up in;
     * `chain`: each equation's first operand is the latest variable
       (`program.programs(chain=True)`);
@@ -48,7 +49,7 @@ class Scope:
                  focus=None, grad_only=False):
         self.vars = list(variables)
         self.envs = list(envs)
-        self.vocabulary = list(specs)
+        self.program_specs = list(specs)
         self.language = language
         self.prefix = prefix
         self.chain = chain
@@ -69,8 +70,9 @@ class Scope:
         # For a block's scope (`child`): how deep it nests, the variables it
         # can capture, whether it is inside a nested derivative, whether the
         # nearest derivative around it is reverse mode alone (an inner grad's
-        # block, where a custom_vjp function may be called: forward mode
-        # through one is an error), its name and signature.
+        # block, or a program drawn for reverse mode alone: there a custom_vjp
+        # function may be called, forward mode through one being an error),
+        # its name and signature.
         self.depth = 0
         self.outer: list[Var] = []
         self.in_derivative = False
@@ -79,7 +81,7 @@ class Scope:
         self.block_name = ""
         self.block_params: tuple = ()
         self._blocks = [0]  # shared by a program's scopes: block names are unique
-        self.specs = [spec for spec in self.vocabulary if spec.allowed(self)]
+        self.specs = [spec for spec in self.program_specs if spec.allowed(self)]
 
     def fresh(self) -> str:
         """A new variable name: v0, v1, ... in a program; c0, ... or d0, ... in blocks."""
@@ -107,8 +109,8 @@ class Scope:
         scope.in_reverse = self.in_reverse or reverse
         scope.in_grad_only = reverse if derivative else self.in_grad_only and not forward
         scope._blocks = self._blocks
-        scope.vocabulary = self.vocabulary
-        scope.specs = [spec for spec in self.vocabulary if spec.allowed(scope)]
+        scope.program_specs = self.program_specs
+        scope.specs = [spec for spec in self.program_specs if spec.allowed(scope)]
         scope.block_name = self._fresh_block(kind)
         scope.block_params = (*hidden, *params)
         return scope
