@@ -92,8 +92,6 @@ class Catch(NamedTuple):
 CATCHES = [
     Catch("tests.broken.wrong_sin_derivative",
           test_jvp.test_jvp_matches_finite_differences_and_reference),
-    Catch("tests.broken.wrong_sin_derivative",
-          test_grad.test_grad_matches_finite_differences_and_reference),
     Catch("tests.broken.sin_derivative_small_angle",
           test_jvp.test_jvp_matches_finite_differences_and_reference),
     Catch("tests.broken.vmap_axis_one_as_zero", test_vmap.test_vmap_matches_loop_and_stack),
@@ -172,7 +170,7 @@ CATCHES = [
     # refimpl's own tables run without the reference (it would share the bug).
     *[Catch(f"tests.broken.{shim}", test_jvp.test_jvp_matches_finite_differences_and_reference,
             options=options, shrinks=BOUNDED)
-      for shim, options in [("div_jvp_denominator_sign", ()), ("sqrt_jvp_missing_half", ()),
+      for shim, options in [("div_jvp_denominator_sign", ()),
                             ("dot_jvp_drops_right_tangent", CONSTRUCT),
                             ("dual_numbers_without_tags", CONSTRUCT)]],
     *[Catch(f"tests.broken.{shim}", test_grad.test_grad_matches_finite_differences_and_reference,
@@ -272,6 +270,12 @@ CATCHES = [
                        ("grad_freezes_later_arguments", "multiply"),
                        ("tanh_jvp_missing_square", "tanh"),
                        ("sin_derivative_not_differentiable", "sin"),
+                       # Two rows drawn programs caught until the custom rules joined
+                       # the language: the grad property's reproducer of a wrong sin
+                       # derivative then kept 5 equations, the jvp property's of sqrt's
+                       # missing half 4.
+                       ("wrong_sin_derivative", "sin"),
+                       ("sqrt_jvp_missing_half", "sqrt"),
                        ("convolve_correlates", "convolve"),
                        ("solve_transpose_without_the_transpose", "solve"),
                        # Four rows the grad, vmap and stack properties caught in

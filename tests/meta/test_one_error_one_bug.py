@@ -19,9 +19,10 @@ pytestmark = pytest.mark.meta
 
 
 def test_an_error_raised_from_c_in_many_programs_is_reported_once_per_kind(tmp_path):
+    # Seed 4: its 100 `dev` examples call sin on arrays, as most seeds' but not all do.
     run = run_property("tests.shims.sin_of_scalars_only",
                        test_value.test_value_matches_numpy_and_reference,
-                       "--hypothesis-profile=dev", "--hypothesis-seed=1",
+                       "--hypothesis-profile=dev", "--hypothesis-seed=4",
                        f"--reproducers={tmp_path}")
     assert run.returncode == 1, run.stdout[-3000:]
     kinds = set(re.findall(r"SutRaised: \S+ raised (\w+) while", run.stdout))
