@@ -133,7 +133,7 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
 @pytest.mark.parametrize("construct", CONSTRUCTS)
 @given(data=st.data())
 def test_each_construct_under_every_mode(sut, reference, vocabulary, construct, data):
-    """Each construct alone (a loop, cond, scan, closure, inner transformation) in every mode."""
+    """Each construct alone (loop, cond, closure, inner transformation, custom rule), every mode."""
     if construct not in vocabulary.ops:
         pytest.skip(sut.lacking(sorted(FEATURES[construct] & sut.unsupported)))
     reverse = construct in vocabulary.reverse_ops
