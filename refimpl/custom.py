@@ -86,6 +86,14 @@ def _batched(fun, size, count):
     return batched
 
 
+def _batched_bwd(bwd, size):
+    """A custom_vjp's `bwd` on residuals and cotangents all batched on axis 0."""
+    def batched(residuals, cts):
+        k = len(residuals)
+        return _batched(lambda *a: bwd(a[:k], a[k:]), size, k + len(cts))(*residuals, *cts)
+    return batched
+
+
 def _vmap_program(jaxpr, size, vals, dims, num_consts):
     """The operands with every argument batched on axis 0 (the rules batch all of
     them), the batched program, and its count of leading operands that are not
@@ -253,11 +261,7 @@ def _custom_vjp_vmap(size, vals, dims, *, jaxpr, fwd, bwd, num_consts, name):
         both = _batched(flat_fwd, size, n)(*primals)
         return both[:counts[0]], both[counts[0]:]
 
-    def batched_bwd(residuals, cts):
-        k = len(residuals)
-        return _batched(lambda *a: bwd(a[:k], a[k:]), size, k + len(cts))(*residuals, *cts)
-
-    outs = bind(custom_vjp_p, *vals, jaxpr=new, fwd=batched_fwd, bwd=batched_bwd,
+    outs = bind(custom_vjp_p, *vals, jaxpr=new, fwd=batched_fwd, bwd=_batched_bwd(bwd, size),
                 num_consts=num_consts, name=f"vmap({name})")
     return outs, [0] * len(outs)
 
@@ -269,14 +273,9 @@ def _custom_lin_transpose(cts, *args, num_res, bwd, out_avals, name):
 
 def _custom_lin_vmap(size, vals, dims, *, num_res, bwd, out_avals, name):
     vals = [to_front(v, d, size) for v, d in zip(vals, dims)]
-
-    def batched_bwd(residuals, cts):
-        k = len(residuals)
-        return _batched(lambda *a: bwd(a[:k], a[k:]), size, k + len(cts))(*residuals, *cts)
-
     avals = tuple(core.ShapedArray((size, *a.shape), a.dtype) for a in out_avals)
-    outs = bind(custom_lin_p, *vals, num_res=num_res, bwd=batched_bwd, out_avals=avals,
-                name=name)
+    outs = bind(custom_lin_p, *vals, num_res=num_res, bwd=_batched_bwd(bwd, size),
+                out_avals=avals, name=name)
     return outs, [0] * len(outs)
 
 

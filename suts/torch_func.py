@@ -281,8 +281,6 @@ def jit(fun, static_argnums=()):
     return call
 
 
-# ----------------------------------------------------------------------------- numpy
-
 # ----------------------------------------------------------------------------- custom rules
 
 class custom_jvp:
@@ -371,6 +369,8 @@ def checkpoint(fun):
         return torch.utils.checkpoint.checkpoint(fun, *_inputs(args), use_reentrant=False)
     return rematerialized
 
+
+# ----------------------------------------------------------------------------- numpy
 
 class _Linalg:
     """`numpy.linalg`: torch.linalg's, but for solve's right-hand side (below)."""
