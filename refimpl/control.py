@@ -22,6 +22,7 @@ from . import core, ops
 from . import numpy as jnp
 from .compiler import compiled
 from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
+from .custom import stop_gradient
 from .dims import Dim, DimVar, substitute
 from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
@@ -147,9 +148,13 @@ def _cond_vmap(size, vals, dims, *, branches):
     operands = [o if d is None else ops.moveaxis(o, d, 0) for o, d in zip(operands, odims)]
     batched, n = tuple(d is not None for d in odims), len(branches[0].outvars)
     if pdim is not None:  # a predicate per example: compute every branch, then select
-        outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0], operands)
-                for b in branches]
         pred = ops.moveaxis(pred, pdim, 0)
+        spread = [o if d or not core.is_float(o) else ops.broadcast_in_dim(
+            o, (size, *aval_of(o).shape), range(1, 1 + len(aval_of(o).shape)))
+            for o, d in zip(operands, batched)]
+        batched = tuple(d or core.is_float(o) for o, d in zip(operands, batched))
+        outs = [eval_jaxpr(vmap_jaxpr(b, size, batched, (True,) * n)[0],
+                           [_taken(pred, i, o) for o in spread]) for i, b in enumerate(branches)]
         # An output of a dimension's type is that size in every branch and example.
         sizes = [getattr(getattr(a, "dim", None), "var", None) for a in branches[0].out_avals]
         return [ops.select_n(ops.broadcast_in_dim(pred, np.shape(f), (0,)), f, t) if v is None
@@ -161,6 +166,16 @@ def _cond_vmap(size, vals, dims, *, branches):
 
 
 vmap_rules[cond_p] = _cond_vmap
+
+
+def _taken(pred, i, x):
+    """x in the examples that take branch i, stop_gradient(x) in the others, as in JAX:
+    a branch not taken still runs, on another branch's residuals (zeros, which it may
+    divide by), and its NaN derivative must not reach x's."""
+    if not core.is_float(x):
+        return x
+    which = ops.broadcast_in_dim(pred, aval_of(x).shape, (0,))
+    return ops.select_n(which, *[x if j == i else stop_gradient(x) for j in (0, 1)])
 
 
 def _cond_transpose(cts, pred, *operands, branches):

@@ -98,6 +98,20 @@ def test_cond_with_batched_predicate_selects_per_example():
                  jax.grad(lambda x, y: JAX.np.sum(jax.vmap(f(JAX))(x, y)))(xs, ys), "grad vmap")
 
 
+def test_a_branch_not_taken_gives_no_nan_to_the_derivative_of_its_operands():
+    """grad of vmap of grad through a cond with a per-example predicate: each branch runs
+    for every example, on the residuals of zeros another branch leaves, and log1p's
+    rule divides by 1 + x.  A thorough run of the stack property met the NaN this made;
+    the branch not taken sees stop_gradient of its operands, as in JAX."""
+    def f(impl):
+        n = impl.np
+        def inner(x):
+            return n.sum(impl.lax.cond(n.sum(x) > -1.0, n.log1p, n.log1p, x) * x)
+        return lambda xs: n.sum(impl.mod.vmap(impl.mod.grad(inner))(xs))
+    xs = np.array([[0.0, 0.951], [0.0, 0.0]])
+    assert_close(R.grad(f(REF))(xs), jax.grad(f(JAX))(xs), "grad vmap grad")
+
+
 def test_a_branch_computed_for_examples_that_do_not_take_it_is_silent():
     """JAX's arithmetic is IEEE and never warns; under vmap both branches run for every
     example.  A thorough run of the equivalence property met this in vmap(grad(jvp(f))): the
