@@ -33,8 +33,9 @@ def _compile(jaxpr):
 
     def name(v):
         if isinstance(v, Literal):
-            if v.aval.shape == () and math.isfinite(v.val.item()):
-                return repr(v.val.item())
+            item = v.val.item() if v.aval.shape == () else None  # Python keeps f64, not f32
+            if item is not None and math.isfinite(item) and np.asarray(item).dtype == v.val.dtype:
+                return repr(item)
             namespace[f"_c{len(namespace)}"] = v.val
             return f"_c{len(namespace) - 1}"
         return names.setdefault(id(v), f"v{len(names)}")

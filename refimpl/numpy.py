@@ -1,8 +1,8 @@
 """The user-facing `numpy` namespace: NumPy signatures over the primitives.
 
 Each wrapper makes NumPy's implicit behaviour explicit in the IR: dtype
-promotion (Python scalars and integer operands become float64 next to floats)
-and broadcasting (one `broadcast_in_dim` per operand whose shape differs), so
+promotion (a Python scalar takes the arrays' dtype, integers become floating
+point next to floats, float32 next to float64 becomes float64) and broadcasting (one `broadcast_in_dim` per operand whose shape differs), so
 primitives only ever see equal shapes.  With no transformation active the
 wrappers call NumPy directly (the fast eager path).  Python operators on
 tracers are defined here too, so `x * 2.0`, `np_array - x` and `x ** 3` reach
@@ -34,17 +34,22 @@ def _numpy(name, fun, *args, **kw):
 
 
 def _promote(xs):
-    """Make every operand float64 when any operand is floating point."""
-    avals = [aval_of(x) for x in xs]
-    if not any(a.dtype.kind == "f" for a in avals):
+    """Give every operand one floating dtype when any is floating point, as NumPy
+    and JAX do: float32 with float64 is float64, integers become floating point,
+    and a Python scalar is weak (it takes the arrays' dtype: `x32 * 2.0` is float32)."""
+    strong = [aval_of(x).dtype for x in xs if not isinstance(x, (int, float))]
+    floats = [d for d in strong if d.kind == "f"] or [
+        _np.dtype(_np.float64) for x in xs if aval_of(x).dtype.kind == "f"]
+    if not floats:
         return list(xs)
-    return [x if a.dtype.kind == "f" else _to_float(x) for x, a in zip(xs, avals)]
+    dtype = _np.result_type(*floats)
+    return [x if aval_of(x).dtype == dtype else _to(x, dtype) for x in xs]
 
 
-def _to_float(x):
+def _to(x, dtype):
     if isinstance(x, Tracer):
-        return ops.convert_element_type(x, _np.float64)
-    return _np.asarray(x, _np.float64)
+        return ops.convert_element_type(x, dtype)
+    return _np.asarray(x, dtype)
 
 
 def broadcast_shapes(name, *shapes):
@@ -168,12 +173,13 @@ def trunc(x):
 def hypot(x, y):
     """sqrt(x^2 + y^2); the contract offers it away from the origin, where this is exact
     enough (values stay below VALUE_CAP, so the squares cannot overflow)."""
+    x, y = _promote([x, y])
     return sqrt(add(multiply(x, x), multiply(y, y)))
 
 
 def logaddexp2(x, y):
     """log2(2^x + 2^y), through logaddexp in units of log(2)."""
-    ln2 = float(_np.log(2.0))
+    ln2, (x, y) = float(_np.log(2.0)), _promote([x, y])
     return divide(logaddexp(multiply(x, ln2), multiply(y, ln2)), ln2)
 
 
@@ -245,14 +251,14 @@ def prod(x, axis=None, keepdims=False):
         return _numpy("prod", _np.prod, x, axis=axes, keepdims=keepdims)
     rest = [i for i in range(len(shape)) if i not in axes]
     kept = [shape[i] for i in rest]
-    count = product(shape[a] for a in axes)
+    count, dtype = product(shape[a] for a in axes), aval_of(x).dtype
     if count == 0:
         return full([1 if i in axes else d for i, d in enumerate(shape)] if keepdims else kept,
-                    1.0)
+                    1.0, dtype)
     tree = reshape(transpose(x, list(axes) + rest), (count, product(kept)))
     while count > 1:
         if count % 2:
-            tree, count = concatenate([tree, ones((1, product(kept)))]), count + 1
+            tree, count = concatenate([tree, full((1, product(kept)), 1.0, dtype)]), count + 1
         tree, count = multiply(tree[:count // 2], tree[count // 2:]), count // 2
     out = reshape(tree, kept)
     return reshape(out, [1 if i in axes else d for i, d in enumerate(shape)]) if keepdims else out
@@ -591,7 +597,7 @@ def _inv(a):
         return _numpy("linalg.inv", _np.linalg.inv, a)
     a = _promote([a, 0.0])[0]
     shape = _square_stack("inv", a)
-    return ops.solve(a, broadcast_to(_np.eye(shape[-1]), shape))
+    return ops.solve(a, broadcast_to(_np.eye(shape[-1], dtype=aval_of(a).dtype), shape))
 
 
 def _det(a):
@@ -679,6 +685,7 @@ def copysign(x, y):
     """|x| with y's sign, as JAX selects it: y's sign carries no derivative."""
     if _eager():
         return _numpy("copysign", _np.copysign, x, y)
+    x, y = _promote([x, y])
     magnitude = abs(x)
     return where(less(y, 0.0), negative(magnitude), magnitude)
 
@@ -818,18 +825,18 @@ def trapezoid(y, dx=1.0, axis=-1):
     return multiply(sum(pairs, axis=axis), dx / 2)
 
 
-def full(shape, value):
+def full(shape, value, dtype=_np.float64):
     """A constant array needs no tracing, unless its shape is symbolic."""
     shape = (shape,) if isinstance(shape, (int, Dim)) else tuple(shape)
     if any(isinstance(d, Dim) for d in shape):
-        return ops.broadcast_in_dim(_np.float64(value), shape, ())
-    return _np.full(shape, _np.float64(value))
+        return ops.broadcast_in_dim(_np.asarray(value, dtype), shape, ())
+    return _np.full(shape, value, dtype)
 
 
 def zeros(shape): return full(shape, 0.0)  # noqa: E704
 def ones(shape): return full(shape, 1.0)  # noqa: E704
-def zeros_like(x): return full(aval_of(x).shape, 0.0)  # noqa: E704
-def ones_like(x): return full(aval_of(x).shape, 1.0)  # noqa: E704
+def zeros_like(x): return full(aval_of(x).shape, 0.0, aval_of(x).dtype)  # noqa: E704
+def ones_like(x): return full(aval_of(x).shape, 1.0, aval_of(x).dtype)  # noqa: E704
 
 
 float64 = _np.float64

@@ -3,7 +3,7 @@ import jax
 import jax.numpy as jjnp
 import numpy as np
 import pytest
-from helpers_refimpl import assert_close
+from helpers_refimpl import JAX, REF, assert_close
 
 import refimpl as R
 from refimpl.compiler import compiled
@@ -187,3 +187,23 @@ def test_mixed_numpy_and_tracer_operands():
     assert np.allclose(R.grad(lambda x: jnp.sum(w * x + w / (x + 3.0) - w))(X),
                        w - w / (X + 3.0) ** 2)
     assert np.allclose(R.vmap(lambda x: w @ x)(np.eye(3)), w)
+
+
+@pytest.mark.parametrize("dtypes", [(np.float32, np.float32), (np.float32, np.float64)])
+def test_dtypes_follow_jax_through_every_transformation(dtypes):
+    """float32 stays float32 (a Python scalar takes the array's dtype, constants a rule
+    makes too), float32 with float64 is float64, a gradient has its primal's dtype."""
+    def f(impl):
+        n = impl.np
+        def g(x, y):
+            return n.sum(n.hypot(x, 2.0) * n.prod(x) + n.copysign(2.0, x) + y * x) * 0.5
+        return g
+    x, y = (np.array([0.5, -1.5], d) for d in dtypes)
+    for name, transform in [("value", lambda m, g: g), ("jit", lambda m, g: m.jit(g)),
+                            ("grad", lambda m, g: m.grad(g, argnums=(0, 1))),
+                            ("vmap grad", lambda m, g: m.vmap(m.grad(g))),
+                            ("jvp", lambda m, g: lambda a, b: m.jvp(g, (a, b), (a, b)))]:
+        ref, jx = transform(R, f(REF))(x, y), transform(jax, f(JAX))(x, y)
+        got = [np.asarray(a).dtype for a in jax.tree_util.tree_leaves(ref)]
+        want = [np.asarray(a).dtype for a in jax.tree_util.tree_leaves(jx)]
+        assert got == want, f"{name}: {got}, but JAX gives {want}"
