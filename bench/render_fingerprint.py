@@ -70,7 +70,7 @@ def program_sources(case) -> list:
     out = [render_function(p), wrappers.value(p), wrappers.jvp(p), wrappers.grad(p, 0),
            wrappers.grad(p, every), wrappers.grad_along(p, 0), wrappers.vjp(p),
            wrappers.vjp_along(p), wrappers.inner_product_sides(p), wrappers.vmap(p, 0, 0),
-           wrappers.vmap(p, (0,) * n, 1), wrappers.jit(p), wrappers.jit_two_shapes(p),
+           wrappers.vmap(p, (0,) * n, 1), wrappers.jit(p), wrappers.jit_twice(p),
            wrappers.jit_static(p, (1.0, 2.0)), wrappers.eager_static(p, (1.0, 2.0)),
            wrappers.jvp_linearity_sides(p), wrappers.hessian_sides(p),
            wrappers.vmap_grad_sides(p, 0, 0, 0, 2),

@@ -58,6 +58,11 @@ class SutBadOutput(SutFailure):
     """The SUT returned something of the wrong structure or shape."""
 
 
+class SutWrongDtype(SutFailure):
+    """The SUT returned an array of another dtype than the contract says (a float32
+    computation's result in float64, a gradient not in its primal's dtype)."""
+
+
 class Mismatch(SutFailure):
     """The SUT's numbers differ from the oracle's beyond tolerance.
 

@@ -47,8 +47,20 @@ class Experiment:
     call: str
     inputs: dict[str, np.ndarray] = field(default_factory=dict)
 
-    def result_on(self, sut: Sut) -> tuple[np.ndarray, ...]:
-        """The call's result on `sut`, flattened to a tuple of float64 arrays.
+    @property
+    def in_float32(self) -> bool:
+        """Whether the call computes in float32: some input is float32 (the
+        contract's float32 part), so its tolerances are float32's."""
+        return any(np.asarray(value).dtype == np.float32 for value in self.inputs.values())
+
+    @property
+    def features(self) -> list[str]:
+        """The contract's features the call uses: its names, and `float32`."""
+        return sorted([*features_in(self.source + self.call), *["float32"] * self.in_float32])
+
+    def result_on(self, sut: Sut, *, as_float64: bool = True) -> tuple[np.ndarray, ...]:
+        """The call's result on `sut`, flattened to a tuple of float64 arrays (of
+        the dtypes the SUT returned, without `as_float64`).
 
         Reading the result (`flatten`) is part of the call (`call_on`): JAX
         dispatches asynchronously and MLX computes lazily, so a result's
@@ -62,8 +74,8 @@ class Experiment:
             return eval(self.call, module.__dict__, dict(self.inputs))
 
         with module_named(module):
-            return self.call_on(sut, compute,
-                                lambda result: flatten(result, f"{self.title} on {sut.name}"))
+            return self.call_on(sut, compute, lambda result: flatten(
+                result, f"{self.title} on {sut.name}", as_float64=as_float64))
 
     def call_on(self, sut: Sut, make: Callable[[], T],
                 read: Callable[[T], R] = lambda result: result) -> R:
@@ -103,7 +115,7 @@ class Experiment:
         failure = SutRaised.kind_of(exc)(
             f"{sut.name} raised {type(exc).__name__} while {doing} {self.title}"
             f"{': ' * bool(detail)}{detail}"
-            f"\nThe example uses {', '.join(features_in(self.source + self.call))}: "
+            f"\nThe example uses {', '.join(self.features)}: "
             "if the SUT does not offer one of these by design, list it in "
             "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
         failure.__cause__ = exc
@@ -170,8 +182,9 @@ def _elements(result) -> int:
         return 0
 
 
-def flatten(result, what: str) -> tuple[np.ndarray, ...]:
-    """Tuples, lists and dicts of array-likes, depth first, as float64 arrays.
+def flatten(result, what: str, *, as_float64: bool = True) -> tuple[np.ndarray, ...]:
+    """Tuples, lists and dicts of array-likes, depth first, as float64 arrays (as
+    returned, without `as_float64`).
 
     A dict's entries come in sorted key order, as JAX flattens pytrees.  A
     leaf must be real floating point (`real_leaf`).  What converting a leaf
@@ -180,12 +193,14 @@ def flatten(result, what: str) -> tuple[np.ndarray, ...]:
     if isinstance(result, dict):
         result = [result[key] for key in sorted(result)]
     if isinstance(result, tuple | list):
-        return tuple(leaf for item in result for leaf in flatten(item, what))
+        return tuple(leaf for item in result for leaf in flatten(item, what,
+                                                                 as_float64=as_float64))
     elements = _elements(result)
     if elements > MAX_OUTPUT_ELEMENTS:
         raise SutBadOutput(f"got an output of shape {tuple(result.shape)} ({elements:,} "
                            f"elements), more than any array the program makes [{what}]")
-    return (real_leaf(result, np.asarray(result), what),)
+    leaf = real_leaf(result, np.asarray(result), what)
+    return (leaf.astype(np.float64) if as_float64 else leaf,)
 
 
 # ml_dtypes' floating types (bfloat16, float8_*, ...), which NumPy files as kind
@@ -194,7 +209,7 @@ _NARROW_FLOATS = ("bfloat16", "float8_", "float6_", "float4_")
 
 
 def real_leaf(result, array: np.ndarray, what: str) -> np.ndarray:
-    """`array` (`result` converted) as float64, if it is real floating point.
+    """`array` (`result` converted), if it is real floating point.
 
     The contract's outputs are real floating point.  Converting anything else
     to float64 hid what came back: a complex result lost its imaginary part,
@@ -206,7 +221,7 @@ def real_leaf(result, array: np.ndarray, what: str) -> np.ndarray:
     dtype = array.dtype
     if dtype.kind == "f" or type(result) is int or (
             dtype.kind == "V" and dtype.names is None and dtype.name.startswith(_NARROW_FLOATS)):
-        return array.astype(np.float64)
+        return array
     kind = {"c": "complex", "i": "integer", "u": "unsigned integer", "b": "boolean",
             "O": "Python object"}.get(dtype.kind, "non-numeric") + " values"
     if dtype.kind == "c":

@@ -24,7 +24,7 @@ from oracles.compare import Judge, Witness, allowed
 from oracles.errors import SutFailure
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation
-from oracles.sut import Sut, features_in
+from oracles.sut import Sut
 from oracles.tolerance import EXACT, Tolerance
 from oracles.verify import verify
 
@@ -46,7 +46,7 @@ def on_reference(reference: Sut, exp: Experiment) -> tuple[np.ndarray, ...]:
 
 def judges(reference: Sut | None, exp: Experiment) -> bool:
     """Whether there is a reference and it offers every feature `exp` uses."""
-    return bool(reference) and all(map(reference.supports, features_in(exp.source + exp.call)))
+    return bool(reference) and all(map(reference.supports, exp.features))
 
 
 def from_reference(reference: Sut | None, exp: Experiment) -> list[Expectation]:

@@ -2,11 +2,13 @@
 
 A reproducer imports the SUT by name, holds the exact source that ran (the
 program and the wrapper that applies the transformation), the inputs as
-exact float64 literals, and the oracle's expectation; it prints expected
-against actual with the largest absolute and relative error and exits 1 on
-a mismatch.  Where a correct SUT must refuse the program (`refusal_script`),
-it exits 1 if the SUT returns instead of raising.  It is attached to the
-failing exception as a note (so it is the failure message) and saved under
+exact literals (float64, or float32 where the example computes in it), and
+the oracle's expectation; it prints expected against actual with the
+largest absolute and relative error and exits 1 on a mismatch.  Where a
+correct SUT must refuse the program (`refusal_script`), it exits 1 if the
+SUT returns instead of raising; where an output's dtype is wrong
+(`dtype_script`), it says which.  It is attached to the failing exception
+as a note (so it is the failure message) and saved under
 `counterexamples/` by conftest.
 """
 
@@ -40,18 +42,22 @@ _IMPORTS = {
     "jax": 'import jax\n\njax.config.update("jax_enable_x64", True)\nsut = jax\n',
 }
 
-_COMPARE = '''
-def leaves(tree):
+_LEAVES = '''def leaves(tree):
     if isinstance(tree, dict):
         tree = [tree[key] for key in sorted(tree)]
     if isinstance(tree, tuple | list):
         return [leaf for item in tree for leaf in leaves(item)]
-    return [np.asarray(tree, dtype=np.float64)]
+    return [tree]
+'''
+
+_COMPARE = '''
+''' + _LEAVES + '''
 
 
 def compare(actual, expected, error):
     """Print expected against actual; True when they agree within tolerance."""
-    actual, expected, error = leaves(actual), leaves(expected), leaves(error)
+    actual, expected, error = ([np.asarray(leaf, dtype=np.float64) for leaf in leaves(tree)]
+                               for tree in (actual, expected, error))
     ok = len(actual) == len(expected)
     if not ok:
         print(f"got {len(actual)} outputs, but should be {len(expected)}")
@@ -147,7 +153,7 @@ def _preamble(experiment: Experiment, sut_name: str, docstring: list[str]) -> li
             "Run it from the directory pytest ran in: python <this file>", '"""',
             "import os", "import sys", "", "sys.path.insert(0, os.getcwd())",
             sut_import(sut_name), experiment.source.rstrip() + "\n",
-            "# Inputs, as exact float64 literals.", _literals(experiment.inputs)]
+            "# Inputs, as exact literals.", _literals(experiment.inputs)]
 
 
 def refusal_script(experiment: Experiment, sut_name: str, why: str,
@@ -180,6 +186,19 @@ def returns_script(experiment: Experiment, sut_name: str, why: str) -> str:
     lines = _preamble(experiment, sut_name, [f"A correct SUT returns here: {why}.", ""])
     lines += [f"actual = {experiment.call}", 'print("returned, as a correct SUT must:")',
               "print(actual)"]
+    return "\n".join(lines) + "\n"
+
+
+def dtype_script(experiment: Experiment, sut_name: str, expected: tuple, why: str) -> str:
+    """A script that exits 0 when every output has the dtype the contract says."""
+    lines = _preamble(experiment, sut_name, [f"Each output must have its dtype: {why}.", ""])
+    lines += [f"actual = {experiment.call}", "", _LEAVES,
+              f"expected = {[np.dtype(d).name for d in expected]!r}",
+              "got = [np.asarray(leaf).dtype.name for leaf in leaves(actual)]",
+              'for i, (g, e) in enumerate(zip(got, expected)):',
+              '    print(f"output {i}: {g}" + ("" if g == e else f", but should be {e}"))',
+              'print("dtypes as the contract says" if got == expected else "WRONG DTYPE")',
+              "sys.exit(0 if got == expected else 1)"]
     return "\n".join(lines) + "\n"
 
 

@@ -71,14 +71,17 @@ ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace)
 # traces f with abstract values, so a Python branch on a traced value raises
 # (a jit that runs f as it is, autograd's, cannot).  leak_check: a tracer
 # that escapes its transformation raises when used after it (autograd's boxes
-# keep working).
+# keep working).  float32: float32 inputs give a float32 computation, and
+# float32 with float64 promotes to float64 (tests/test_dtypes.py; a float32
+# example of tests/test_stacks.py in two): an SUT that computes in float64
+# only declares it.
 #
 # Conventions at kinks and domain edges (docs/sut-api.md; the table is
 # strategies/conventions.py, each row with what it fixes): an SUT that
 # follows another convention than JAX's declares the row's feature, and
 # tests/test_conventions.py skips that row.
 EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse", "jit_staging",
-                  "leak_check", *CONVENTION_FEATURES, "shape_polymorphism")
+                  "leak_check", "float32", *CONVENTION_FEATURES, "shape_polymorphism")
 
 # shape_polymorphism: staging with symbolic dimensions, as `jax.export` does
 # (docs/sut-api.md, "Shape-polymorphic staging"): an optional part, set for

@@ -199,6 +199,25 @@ CONVENTION = replace(
 )
 
 
+# A computation in float32 (the contract's float32 part: float32 inputs give a
+# float32 computation) rounds at every operation, by up to float32's unit
+# roundoff 2**-24 = 6e-8 relative.  It is judged as an example using an
+# operation an SUT declares accurate to that is: DECLARED_ERROR_GROWTH times it
+# added to both parts of every tolerance, 6e-3 (1 + |value|), since every
+# operation errs where a declaration has a few.  The largest error measured
+# on correct float32 implementations against this tolerance, and how often it
+# came near: docs/benchmarks.md, "float32".  A wrong rule moves a result by
+# the size of a tangent (~1e-1 and more), a float32 result returned as float64
+# is caught by its dtype (tests/test_dtypes.py).
+FLOAT32_ROUNDING = 2.0**-24
+
+
+def in_float32(tolerance: Tolerance) -> Tolerance:
+    """`tolerance` for an example that computes in float32."""
+    return declared(tolerance, FLOAT32_ROUNDING,
+                    "the example computes in float32 (unit roundoff 6e-8 at each operation)")
+
+
 def scaled(tolerance: Tolerance, magnitude: float) -> Tolerance:
     """`tolerance` with its absolute part scaled by (1 + magnitude) of the summed terms."""
     return replace(tolerance, atol=tolerance.atol * (1 + magnitude))

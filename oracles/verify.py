@@ -6,7 +6,8 @@ any failure, including the SUT raising or hanging before any comparison.
 `verify_agrees` holds one computation on the SUT to another on the same SUT
 (an identity: no outside oracle is needed to find a failure, only to tell
 which side is wrong).  Both widen their tolerance where the example uses an
-operation the SUT declares less accurate (`Sut.tolerance_for`).  `verify_raises` is for programs a
+operation the SUT declares less accurate (`Sut.tolerance_for`) and where
+the example computes in float32 (`tolerance_of`).  `verify_raises` is for programs a
 correct SUT refuses: raising any `Exception` passes (ending the process,
 `sys.exit`, does not), returning fails;
 `verify_returns` is its control, the same source where a correct SUT returns.
@@ -24,13 +25,13 @@ from oracles.errors import SutDidNotRaise, SutRaised
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation, attached, refusal_script, returns_script, script
 from oracles.sut import Sut
-from oracles.tolerance import Tolerance
+from oracles.tolerance import Tolerance, in_float32
 
 
 def verify(sut: Sut, exp: Experiment, *expectations: Expectation) -> tuple[np.ndarray, ...]:
     """The SUT's result, after checking it against every expectation."""
     __tracebackhide__ = True
-    expectations = [replace(e, tolerance=sut.tolerance_for(exp.source + exp.call, e.tolerance))
+    expectations = [replace(e, tolerance=tolerance_of(sut, exp, e.tolerance))
                     for e in expectations]
     current = list(expectations[:1])
     with attached(lambda: script(exp, sut.name, current[0])):
@@ -41,6 +42,13 @@ def verify(sut: Sut, exp: Experiment, *expectations: Expectation) -> tuple[np.nd
                          f"{exp.title} on {sut.name}, against {expectation.origin}",
                          error=expectation.error)
     return actual
+
+
+def tolerance_of(sut: Sut, exp: Experiment, tolerance: Tolerance) -> Tolerance:
+    """`tolerance` for `exp` on `sut`: widened where it uses an operation the SUT
+    declares less accurate (`Sut.tolerance_for`) and where it computes in float32."""
+    tolerance = sut.tolerance_for(exp.source + exp.call, tolerance)
+    return in_float32(tolerance) if exp.in_float32 else tolerance
 
 
 def verify_agrees(sut: Sut, exp: Experiment, call: str, origin: str, tolerance: Tolerance,
@@ -55,7 +63,7 @@ def verify_agrees(sut: Sut, exp: Experiment, call: str, origin: str, tolerance: 
     reported with that same reproducer.
     """
     __tracebackhide__ = True
-    tolerance = sut.tolerance_for(exp.source + exp.call + call, tolerance)
+    tolerance = tolerance_of(sut, replace(exp, call=exp.call + call), tolerance)
     other = replace(exp, title=origin, call=call)
     with attached(lambda: script(exp, sut.name, Expectation((0.0,), origin, tolerance,
                                                             source=call))):

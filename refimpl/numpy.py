@@ -2,7 +2,8 @@
 
 Each wrapper makes NumPy's implicit behaviour explicit in the IR: dtype
 promotion (a Python scalar takes the arrays' dtype, integers become floating
-point next to floats, float32 next to float64 becomes float64) and broadcasting (one `broadcast_in_dim` per operand whose shape differs), so
+point next to floats, float32 next to float64 becomes float64) and
+broadcasting (one `broadcast_in_dim` per operand whose shape differs), so
 primitives only ever see equal shapes.  With no transformation active the
 wrappers call NumPy directly (the fast eager path).  Python operators on
 tracers are defined here too, so `x * 2.0`, `np_array - x` and `x ** 3` reach

@@ -82,7 +82,7 @@ _BY_BUILDER = {
     "new_axis": tuple((r,) for r in _RANKS[:-1]),
     "matmul_pair": _pairs(_RANKS[1:]),
     "dot_pair": _pairs(_RANKS, _contracts),
-    "where_operands": tuple(product(_VALUES, _VALUES)),  # the two selected values
+    "where_operands": _pairs(_VALUES),  # the two selected values, one a variable at least
     "concatenable": tuple((r,) for r in _RANKS[1:]),
     "clip_bounds": tuple((r,) for r in _RANKS),
     "reduction_axes": tuple((r,) for r in _RANKS),

@@ -320,7 +320,10 @@ def dot_pair(draw, scope, spec):
 
 
 def where_operands(draw, scope, spec):
-    """`where(a > b, c, d)`: b away from a by KINK_MARGIN, so the predicate is stable."""
+    """`where(a > b, c, d)`: b away from a by KINK_MARGIN, so the predicate is stable;
+    c or d a variable, since a `where` of two Python scalars is float64 whatever
+    its predicate (they are weak, in JAX as in NumPy), which would turn a
+    float32 program float64 there (and its derivative is 0)."""
 
     cmp = choose(draw, ["greater", "less"])
 
@@ -330,7 +333,8 @@ def where_operands(draw, scope, spec):
     predicate = pick(draw, [(a, b) for a in scope.firsts for b in scope.partners()], separated)
     if predicate is None:
         return None
-    branches = [(c, d) for c in scope.partners() for d in scope.partners()]
+    branches = [(c, d) for c in scope.partners() for d in scope.partners()
+                if not (isinstance(c, float) and isinstance(d, float))]
 
     def valid(branch):
         args = (*predicate, *branch)

@@ -71,6 +71,9 @@ class OpSpec:
     * ``carries_derivative(args, params)``: the operands a derivative flows
       through (not `where`'s predicate, not the base of `x ** 0`): what
       jvp, grad and vjp are sure to trace (`tests/test_errors.py`).
+    * ``promoted(args, params)``: the operands whose dtypes the result takes
+      (`dtypes.py`: float32 with float64 is float64): all of them, but
+      `where`'s predicate.
     * ``optional``: its contract functions joined the contract after shims
       were written against it, so an SUT may lack them without declaring
       it: jaxcheck checks it on the rest and says what it left out
@@ -90,6 +93,7 @@ class OpSpec:
     primitives: tuple[str, ...] | None = None
     elementwise: bool = False
     carries_derivative: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
+    promoted: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
     optional: bool = False
     namespace: str = "numpy"
     construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
@@ -529,7 +533,8 @@ OPS: dict[str, OpSpec] = {
                    kink=lambda a, b, c, d, *, cmp: compare(a, b, cmp),
                    contract=("where", "greater", "less"), primitives=("select_n", "gt", "lt"),
                    elementwise=True,
-                   carries_derivative=lambda args, params: tuple(args[2:])),
+                   carries_derivative=lambda args, params: tuple(args[2:]),
+                   promoted=lambda args, params: tuple(args[2:])),
         _binary("maximum", np.maximum, operands.broadcasting_pair, "kink where operands tie",
                 domain=_apart, kink=lambda x, y: compare(x, y, "greater"), elementwise=True,
                 primitives=("max",)),

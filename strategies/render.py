@@ -127,15 +127,19 @@ def _nested(values) -> str:
 
 
 def array_literal(value) -> str:
-    """An exact float64 literal (`float_literal` for each element).
+    """An exact float64 literal (`float_literal` for each element), or float32's.
 
-    An empty array's nested list loses its shape (`[]` for (0, 2) and (2, 0)
-    alike), so it is written as `np.zeros(shape)`.
+    A float32 array is written as its elements' float64 values, which float32
+    holds exactly, with `dtype=np.float32`.  An empty array's nested list
+    loses its shape (`[]` for (0, 2) and (2, 0) alike), so it is written as
+    `np.zeros(shape)`.
     """
-    array = np.asarray(value, dtype=np.float64)
+    array = np.asarray(value)
+    dtype = ", dtype=np.float32" if array.dtype == np.float32 else ""
+    array = array.astype(np.float64)
     if array.size == 0:
-        return f"np.zeros({array.shape!r})"
-    return f"np.array({_nested(array.tolist())})"
+        return f"np.zeros({array.shape!r}{dtype})"
+    return f"np.array({_nested(array.tolist())}{dtype})"
 
 
 def render_module(*functions: str, constants: dict | None = None) -> str:

@@ -151,8 +151,9 @@ def jit(program: Program) -> Wrapper:
                    f"check({', '.join(xs)})")
 
 
-def jit_two_shapes(program: Program) -> Wrapper:
-    """One jitted function called on inputs of two shapes (x.., then y..)."""
+def jit_twice(program: Program) -> Wrapper:
+    """One jitted function called on two sets of inputs (x.., then y..): of two
+    shapes, or of two dtypes, where it must compile again."""
     xs, ys = _args(program), _args(program, "y")
     body = [f"g = {JIT.call('f')}", f"return g({', '.join(xs)}), g({', '.join(ys)})"]
     return Wrapper(define("check", xs + ys, body), f"check({', '.join(xs + ys)})")

@@ -28,7 +28,7 @@ def test_jit_retraces_for_a_new_shape(sut, vocabulary, data):
     """One jit(f) called on two shapes gives the right value at each."""
     drawn = data.draw(two_shape_cases(vocabulary), label="drawn")
     case, bigger = drawn
-    exp = case_experiment(case, wrappers.jit_two_shapes(case.program), "one jit(f) on two shapes",
+    exp = case_experiment(case, wrappers.jit_twice(case.program), "one jit(f) on two shapes",
                           inputs=inputs_of(case, y=bigger))
     expected = (*evaluate(case.program, case.args), *evaluate(case.program, bigger))
     verify(sut, exp, Expectation(expected, "NumPy float64 on each shape", EXACT))

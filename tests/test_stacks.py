@@ -14,6 +14,12 @@ row of `LAYERS`:
 The first two compare with the SUT's own inner stage, so a failure names the
 layer that broke; the whole stack is then held to its NumPy meaning (when
 its top layer is not already a derivative) and to the reference SUT.
+
+An example in two runs in float32 (its inputs, tangents and loss weights
+float32; an SUT that computes in float64 only declares `float32`), judged
+by the same oracles at float32's tolerance (`oracles/tolerance.py`,
+`in_float32`): the NumPy meaning and finite differences stay float64, at
+the float32 inputs.
 """
 
 import pytest
@@ -22,6 +28,7 @@ from hypothesis import strategies as st
 
 from oracles.stack_layers import check_stack
 from strategies import stacks
+from strategies.dtypes import FLOAT32, stack_in_dtypes
 
 
 def supported_layers(sut) -> tuple[str, ...]:
@@ -40,4 +47,6 @@ def test_stack_layers_match_their_meaning_and_reference(sut, reference, vocabula
     stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary), kinds=kinds,
                                          max_layers=3 if plain else stacks.MAX_DERIVATIVES),
                       label="stack")
+    if sut.supports("float32") and data.draw(st.booleans(), label="in float32"):
+        stack, _ = stack_in_dtypes(stack, [FLOAT32] * len(stack.case.args))
     check_stack(sut, reference, stack)

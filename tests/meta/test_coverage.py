@@ -86,10 +86,11 @@ def test_most_drawn_scans_let_their_carry_meet_their_row():
     every rule about step order holds on it vacuously.  Measured on 600 programs
     as test_grad draws them: 12 of 139 scans met before the step opened with a
     meeting (strategies/constructs.py, build_scan), 68 of 152 after; a third of
-    them is the bar."""
+    them is the bar.  Drawn over 600 programs: 300 held as few as 52 scans, 15
+    of them meeting, where another draw of 300 held 32 of 61."""
     scans = []
 
-    @settings(max_examples=300, derandomize=True, database=None, deadline=None)
+    @settings(max_examples=600, derandomize=True, database=None, deadline=None)
     @given(programs())
     def draw(case):
         scans.extend("carry meets the row" in coverage.regimes(eqn, frozenset({"value"}))

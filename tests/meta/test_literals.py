@@ -68,6 +68,16 @@ def test_any_float64_array_reads_back_bit_for_bit(values):
     assert back.shape == values.shape and np.array_equal(_bits(back), _bits(values))
 
 
+@given(arrays(np.float32, array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4),
+              elements=st.floats(width=32, allow_nan=True, allow_infinity=True,
+                                 allow_subnormal=True)))
+def test_any_float32_array_reads_back_bit_for_bit_in_float32(values):
+    """A float32 example's inputs stay float32 in its reproducer."""
+    back = np.asarray(_read_back(array_literal(values)))
+    assert back.dtype == np.float32 and back.shape == values.shape
+    assert np.array_equal(back.view(np.uint32), values.view(np.uint32))
+
+
 def test_module_constants_read_back_bit_for_bit():
     constants = {"c0": np.array(EDGES), "c1": np.float64(-math.inf)}
     namespace = {"sut": SimpleNamespace(numpy=None)}

@@ -202,7 +202,7 @@ def test_dtypes_follow_jax_through_every_transformation(dtypes):
     for name, transform in [("value", lambda m, g: g), ("jit", lambda m, g: m.jit(g)),
                             ("grad", lambda m, g: m.grad(g, argnums=(0, 1))),
                             ("vmap grad", lambda m, g: m.vmap(m.grad(g))),
-                            ("jvp", lambda m, g: lambda a, b: m.jvp(g, (a, b), (a, b)))]:
+                            ("jvp", lambda m, g: lambda u, v: m.jvp(g, (u, v), (u, v)))]:
         ref, jx = transform(R, f(REF))(x, y), transform(jax, f(JAX))(x, y)
         got = [np.asarray(a).dtype for a in jax.tree_util.tree_leaves(ref)]
         want = [np.asarray(a).dtype for a in jax.tree_util.tree_leaves(jx)]

@@ -1,0 +1,97 @@
+"""Dtypes: float32 in, float32 out, through every transformation; float32 with
+float64 promotes to float64, and a derivative has its primal's dtype.
+
+A drawn stack of up to three transformations (`strategies/stacks.py`) runs
+on inputs of drawn dtypes, and each output's dtype is held to the one the
+contract says (`strategies/dtypes.py`, judged by `oracles/dtypes.py`).  The
+values of float32 computations are judged where every stack is
+(tests/test_stacks.py, a float32 example in two); a float32 result returned
+as float64 passes every comparison of values, and fails here.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracles.dtypes import check_dtypes
+from oracles.experiment import case_experiment
+from oracles.reproducer import Expectation
+from oracles.stack_layers import stage_experiment
+from oracles.tolerance import EXACT
+from oracles.verify import verify
+from strategies import stacks, wrappers
+from strategies.cases import inputs_of, program_cases
+from strategies.dtypes import FLOAT32, FLOAT64, stack_in_dtypes
+from strategies.evaluation import evaluate
+from strategies.opspec import OPS
+from strategies.vocabulary import Vocabulary
+from tests.test_stacks import supported_layers
+
+
+def _float32(sut):
+    if not sut.supports("float32"):
+        pytest.skip(sut.lacking(["float32"]))
+
+
+def _check(sut, stack, dtypes, why: str) -> None:
+    stack, expected = stack_in_dtypes(stack, dtypes)
+    top = len(stack.layers)
+    call = f"g{top}({', '.join(stack.inputs)})"
+    check_dtypes(sut, stage_experiment(stack, top, "", call, stacks.title(stack, top),
+                                       stack.inputs), expected, why)
+
+
+@given(data=st.data())
+def test_float32_inputs_give_float32_results_through_every_transformation(
+        sut, vocabulary, data):
+    """A stack of up to three transformations over float32 inputs returns float32."""
+    _float32(sut)
+    stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary),
+                                         kinds=supported_layers(sut), max_layers=2),
+                      label="stack")
+    _check(sut, stack, [FLOAT32] * len(stack.case.args),
+           "float32 inputs give float32 results, derivatives included")
+
+
+def _promoting(vocabulary: Vocabulary) -> Vocabulary:
+    """The SUT's operations of the `numpy` namespace: a construct's loop carry or
+    branch result keeps one dtype, and `lax`'s operations take operands of one
+    dtype, so mixed dtypes are theirs to refuse."""
+    keep = [op for op in vocabulary.operations if OPS[op].namespace == "numpy"]
+    return Vocabulary(tuple(keep), tuple(op for op in vocabulary.reverse_ops if op in keep))
+
+
+@given(data=st.data())
+def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
+        sut, vocabulary, data):
+    """Inputs of mixed dtypes: float32 with float64 gives float64, and each
+    derivative has its primal's dtype, through a stack of transformations."""
+    _float32(sut)
+    stack = data.draw(stacks.stack_cases(stacks.stack_programs(_promoting(vocabulary)),
+                                         kinds=supported_layers(sut), max_layers=2),
+                      label="stack")
+    dtypes = data.draw(st.lists(st.sampled_from([FLOAT64, FLOAT32]),
+                                min_size=len(stack.case.args), max_size=len(stack.case.args)),
+                       label="dtypes")
+    _check(sut, stack, dtypes, "float32 with float64 promotes to float64 as in JAX; "
+                               "a tangent, cotangent or gradient has its primal's dtype")
+
+
+
+@pytest.mark.needs("jit")
+@given(data=st.data())
+def test_one_jit_compiles_again_for_float32_inputs(sut, vocabulary, data):
+    """One jit(f) called on float64 inputs, then on the same values in float32: each
+    result has its inputs' dtype and the value of f there."""
+    _float32(sut)
+    case = data.draw(program_cases(vocabulary), label="case")
+    narrow = [np.asarray(x, np.float32) for x in case.args]
+    exp = case_experiment(case, wrappers.jit_twice(case.program),
+                          "one jit(f) on float64 inputs, then on float32 ones",
+                          inputs=inputs_of(case, y=narrow))
+    outputs = len(case.program.outputs)
+    check_dtypes(sut, exp, (FLOAT64,) * outputs + (FLOAT32,) * outputs,
+                 "a jitted function compiles again for inputs of another dtype")
+    expected = (*evaluate(case.program, case.args), *evaluate(case.program, narrow))
+    verify(sut, exp, Expectation(expected, "NumPy float64 at each set of inputs", EXACT))
