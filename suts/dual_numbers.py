@@ -49,7 +49,7 @@ def _parts(x, tag):
     """(primal, tangent) of x in the jvp `tag`; a value that jvp did not touch has tangent 0."""
     if isinstance(x, Dual) and x.tag == tag:
         return x.primal, x.tangent
-    return x, multiply(x, 0.0)
+    return x, x * 0.0 if isinstance(x, (int, float)) else multiply(x, 0.0)  # stays weak
 
 
 def _op(f, rule):

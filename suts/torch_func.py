@@ -118,6 +118,9 @@ __sut_unsupported__ = frozenset({
     # JAX differentiates a custom_vjp's backward pass; JAX's custom_vjp gives
     # no forward rule to map to one.
     "custom_vjp",
+    # This shim makes every array a float64 tensor at the boundary (above), so
+    # it computes in float64 only, although torch computes in float32 natively.
+    "float32",
 })
 
 
