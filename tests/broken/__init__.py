@@ -39,6 +39,8 @@ FAMILIES = {
     "higher_order": "a rule right to first order and wrong to second",
     "kink": "the convention at a kink: a tie, the side of a where not taken, x**n at 0",
     "precision": "a step computed in less than float64",
+    "dtype": "a result's dtype: a float32 computation's result in float64, a gradient not in "
+             "its primal's dtype",
     "cost": "right values at super-linear work",
     "pytree": "the order of a pytree's leaves",
     "nesting": "one transformation inside another: perturbation confusion",
@@ -60,7 +62,8 @@ class Witness(NamedTuple):
     lax`,
     and `np` for NumPy),
     evaluated once with the shim's and once with refimpl's; `shows` says how
-    the two must differ: "value" (both return, the values differ), "refusal" (refimpl raises, the
+    the two must differ: "value" (both return, the values differ), "dtype" (both
+    return the same values, in other dtypes), "refusal" (refimpl raises, the
     shim returns), "error" (the shim raises, refimpl returns), or "cost"
     (`call` names a family of `oracles.cost.FAMILIES` whose grad work grows
     super-linearly on the shim and linearly on refimpl).
@@ -70,7 +73,7 @@ class Witness(NamedTuple):
     shows: str = "value"
 
 
-SHOWS = ("value", "refusal", "error", "cost")
+SHOWS = ("value", "dtype", "refusal", "error", "cost")
 
 
 def refimpl_numpy_with(**overrides) -> SimpleNamespace:

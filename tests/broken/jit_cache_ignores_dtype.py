@@ -3,8 +3,8 @@
 The executable compiled for the first call's dtypes is reused for a call of
 the same shapes in another dtype, which JAX's compiled function refuses
 (where JAX's jit would compile again).  Only a call that changes dtype
-shows it, and the contract's arithmetic is float64 only (docs/sut-api.md):
-within it this is an equivalent mutant, listed in the catch table's ESCAPES.
+shows it: one jitted function on float64 inputs, then on float32 ones
+(tests/test_dtypes.py).
 
 Family: jit.  Smallest input:
 `(lambda g: (g(np.ones(2)), g(np.ones(2, np.float32))))(jit(numpy.sin))`.

@@ -49,6 +49,7 @@ import pytest
 from oracles.reproducer import equations
 from tests import (
     test_cells,
+    test_dtypes,
     test_conventions,
     test_dynamic_shapes,
     test_equivalences,
@@ -77,6 +78,7 @@ CONSTRUCT = ("--reference=none",)
 # "Time to find a bug").
 BOUNDED = 100
 MISMATCH = ("MISMATCH|Error",)  # a wrong value, or an error where a value was due
+WRONG_DTYPE = "WRONG DTYPE"  # a dtype reproducer's verdict (oracles/reproducer.py)
 REFUSED = "returned without raising"  # the SUT returned what it must reject
 
 
@@ -289,16 +291,17 @@ CATCHES = [
     # Precision: a float32 step inside one operation, below a whole program's tolerance.
     Catch("tests.broken.exp_computed_in_float32",
           test_value.test_each_operation_alone_is_accurate_to_float64),
+    # Dtypes: right values in the wrong dtype, which only the dtype properties read.
+    Catch("tests.broken.grad_widens_float32",
+          test_dtypes.test_float32_inputs_give_float32_results_through_every_transformation,
+          shows=(WRONG_DTYPE,)),
+    Catch("tests.broken.jit_cache_ignores_dtype",
+          test_dtypes.test_one_jit_compiles_again_for_float32_inputs),
 ]
 
 # Broken shims no property catches, each with the reason: findings about the suite,
 # kept until a property catches them (the shim and its witness stay in tests/broken/).
 ESCAPES = {
-    # An equivalent mutant, in mutation testing's word: the contract's arithmetic is
-    # float64 only (docs/sut-api.md), so no call within it changes dtype, and the bug
-    # cannot show.  It stays as the shim a float32 part of the contract would need.
-    "jit_cache_ignores_dtype": "outside the contract: all of its arithmetic is float64, so "
-                               "no property may call one jitted function with two dtypes",
     # Too rare in the Jacobian property's examples for the `catch` budget: it shows
     # only in a hessian by both inputs (argnums a pair) of a program that mixes them
     # nonlinearly, about one example in 60.
