@@ -49,8 +49,8 @@ import pytest
 from oracles.reproducer import equations
 from tests import (
     test_cells,
-    test_dtypes,
     test_conventions,
+    test_dtypes,
     test_dynamic_shapes,
     test_equivalences,
     test_errors,
