@@ -74,14 +74,16 @@ ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace)
 # keep working).  float32: float32 inputs give a float32 computation, and
 # float32 with float64 promotes to float64 (tests/test_dtypes.py; a float32
 # example of tests/test_stacks.py in two): an SUT that computes in float64
-# only declares it.
+# only declares it.  integer_arguments: a function may take an integer array
+# that grad's argnums leaves out and vmap maps (tests/test_dtypes.py).
 #
 # Conventions at kinks and domain edges (docs/sut-api.md; the table is
 # strategies/conventions.py, each row with what it fixes): an SUT that
 # follows another convention than JAX's declares the row's feature, and
 # tests/test_conventions.py skips that row.
 EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse", "jit_staging",
-                  "leak_check", "float32", *CONVENTION_FEATURES, "shape_polymorphism")
+                  "leak_check", "float32", "integer_arguments", *CONVENTION_FEATURES,
+                  "shape_polymorphism")
 
 # shape_polymorphism: staging with symbolic dimensions, as `jax.export` does
 # (docs/sut-api.md, "Shape-polymorphic staging"): an optional part, set for

@@ -127,14 +127,16 @@ def _nested(values) -> str:
 
 
 def array_literal(value) -> str:
-    """An exact float64 literal (`float_literal` for each element), or float32's.
+    """An exact float64 literal (`float_literal` for each element), float32's or int64's.
 
     A float32 array is written as its elements' float64 values, which float32
-    holds exactly, with `dtype=np.float32`.  An empty array's nested list
-    loses its shape (`[]` for (0, 2) and (2, 0) alike), so it is written as
-    `np.zeros(shape)`.
+    holds exactly, with `dtype=np.float32`; an integer array (an integer
+    argument) as its ints.  An empty array's nested list loses its shape
+    (`[]` for (0, 2) and (2, 0) alike), so it is written as `np.zeros(shape)`.
     """
     array = np.asarray(value)
+    if array.dtype.kind in "iu" and array.size:
+        return f"np.array({array.astype(np.int64).tolist()!r})"
     dtype = ", dtype=np.float32" if array.dtype == np.float32 else ""
     array = array.astype(np.float64)
     if array.size == 0:

@@ -254,6 +254,26 @@ def vmap_grad_sides(program: Program, argnums, in_axes, out_axes, size: int):
     return Wrapper(source, f"batched({call})"), Wrapper(source, f"looped({call})")
 
 
+def integer_argument_sides(program: Program) -> tuple[Wrapper, Wrapper]:
+    """vmap over an integer argument `n` of jit(grad) of `n * loss`, its argnums every
+    float input but not `n`; and n times grad(loss) for each n, stacked."""
+    xs = _args(program)
+    floats = tuple(range(len(xs)))
+    scaled = define("scaled_loss", [*xs, "n"], [f"return jnp.multiply(loss({', '.join(xs)}), n)"])
+    grad_scaled = JIT.call(GRAD.call("scaled_loss", f"argnums={floats!r}"))
+    in_axes = (None,) * len(xs) + (0,)
+    batched = define("batched", [*xs, "ns"], [
+        f"return {VMAP.call(grad_scaled, f'in_axes={in_axes!r}')}({', '.join(xs)}, ns)"])
+    looped = define("looped", [*xs, "ns"], [
+        f"g = {GRAD.call('loss', f'argnums={floats!r}')}({', '.join(xs)})",
+        "grads = [tuple(jnp.multiply(gi, n) for gi in g) for n in ns]",
+        f"return {_stacked('grads', True, 0)}",
+    ])
+    source = "\n\n".join([loss(program), scaled, batched, looped])
+    call = ", ".join([*xs, "ns"])
+    return Wrapper(source, f"batched({call})"), Wrapper(source, f"looped({call})")
+
+
 def grad_vjp_sides(program: Program, argnums) -> tuple[Wrapper, Wrapper]:
     """grad(loss, argnums)(x), and the vjp of loss at x pulled back from 1.0."""
     xs = _args(program)

@@ -1,5 +1,6 @@
 """Dtypes: float32 in, float32 out, through every transformation; float32 with
-float64 promotes to float64, and a derivative has its primal's dtype.
+float64 promotes to float64, and a derivative has its primal's dtype; an
+integer argument is left out of grad and mapped by vmap.
 
 A drawn stack of up to three transformations (`strategies/stacks.py`) runs
 on inputs of drawn dtypes, and each output's dtype is held to the one the
@@ -16,22 +17,30 @@ from hypothesis import strategies as st
 
 from oracles.dtypes import check_dtypes
 from oracles.experiment import case_experiment
+from oracles.reference import referee
 from oracles.reproducer import Expectation
 from oracles.stack_layers import stage_experiment
 from oracles.tolerance import EXACT
-from oracles.verify import verify
+from oracles.verify import verify, verify_agrees
 from strategies import stacks, wrappers
 from strategies.cases import inputs_of, program_cases
 from strategies.dtypes import FLOAT32, FLOAT64, stack_in_dtypes
 from strategies.evaluation import evaluate
+from strategies.inputs import directions
 from strategies.opspec import OPS
 from strategies.vocabulary import Vocabulary
+from strategies.wrappers import named
 from tests.test_stacks import supported_layers
 
 
 def _float32(sut):
     if not sut.supports("float32"):
         pytest.skip(sut.lacking(["float32"]))
+
+
+def _integers(sut):
+    if not sut.supports("integer_arguments"):
+        pytest.skip(sut.lacking(["integer_arguments"]))
 
 
 def _check(sut, stack, dtypes, why: str) -> None:
@@ -109,3 +118,21 @@ def test_one_jit_compiles_again_for_float32_inputs(sut, vocabulary, data):
                  "a jitted function compiles again for inputs of another dtype")
     expected = (*evaluate(case.program, case.args), *evaluate(case.program, narrow))
     verify(sut, exp, Expectation(expected, "NumPy float64 at each set of inputs", EXACT))
+
+
+@pytest.mark.needs("grad", "vmap", "jit")
+@given(data=st.data(), ns=st.lists(st.sampled_from([2, -1, 3, 1, -2]), min_size=2, max_size=3))
+def test_an_integer_argument_is_left_out_of_grad_and_mapped_by_vmap(
+        sut, reference, vocabulary, data, ns):
+    """f(x.., n) with n an integer: vmap over n of jit(grad) by every x but n is n
+    times the gradient without it, for each n (JAX gives n a float0 tangent; the
+    contract never asks for one)."""
+    _integers(sut)
+    case = data.draw(program_cases(vocabulary, reverse=True), label="case")
+    weights = data.draw(directions([out.shape for out in case.program.outputs]), label="w")
+    batched, looped = wrappers.integer_argument_sides(case.program)
+    inputs = inputs_of(case) | {"ns": np.array(ns)}
+    exp = case_experiment(case, batched, "vmap over n of jit(grad(n * loss)), by x only",
+                          inputs=inputs, constants=named("w", weights))
+    verify_agrees(sut, exp, looped.call, f"n times grad(loss) for each n on {sut.name}",
+                  EXACT, referee(reference, exp, EXACT))

@@ -78,6 +78,13 @@ def test_any_float32_array_reads_back_bit_for_bit_in_float32(values):
     assert np.array_equal(back.view(np.uint32), values.view(np.uint32))
 
 
+def test_an_integer_array_reads_back_as_integers():
+    """An integer argument stays an integer array in its reproducer."""
+    for values in (np.array([2, -1, 3]), np.array([[0, 5]]), np.array(7)):
+        back = np.asarray(_read_back(array_literal(values)))
+        assert back.dtype == np.int64 and np.array_equal(back, values)
+
+
 def test_module_constants_read_back_bit_for_bit():
     constants = {"c0": np.array(EDGES), "c1": np.float64(-math.inf)}
     namespace = {"sut": SimpleNamespace(numpy=None)}
