@@ -55,8 +55,11 @@ class Experiment:
 
     @property
     def features(self) -> list[str]:
-        """The contract's features the call uses: its names, and `float32`."""
-        return sorted([*features_in(self.source + self.call), *["float32"] * self.in_float32])
+        """The contract's features the call uses: its names, `float32` and
+        `integer_arguments` where an input is one."""
+        integers = any(np.asarray(value).dtype.kind in "iu" for value in self.inputs.values())
+        return sorted([*features_in(self.source + self.call), *["float32"] * self.in_float32,
+                       *["integer_arguments"] * integers])
 
     def result_on(self, sut: Sut, *, as_float64: bool = True) -> tuple[np.ndarray, ...]:
         """The call's result on `sut`, flattened to a tuple of float64 arrays (of
