@@ -2,7 +2,7 @@
 float64 promotes to float64, and a derivative has its primal's dtype; an
 integer argument is left out of grad and mapped by vmap.
 
-A drawn stack of up to three transformations (`strategies/stacks.py`) runs
+A drawn stack of up to two transformations (`strategies/stacks.py`) runs
 on inputs of drawn dtypes, and each output's dtype is held to the one the
 contract says (`strategies/dtypes.py`, judged by `oracles/dtypes.py`).  The
 values of float32 computations are judged where every stack is
@@ -54,7 +54,7 @@ def _check(sut, stack, dtypes, why: str) -> None:
 @given(data=st.data())
 def test_float32_inputs_give_float32_results_through_every_transformation(
         sut, vocabulary, data):
-    """A stack of up to three transformations over float32 inputs returns float32."""
+    """A stack of up to two transformations over float32 inputs returns float32."""
     _float32(sut)
     stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary),
                                          kinds=supported_layers(sut), max_layers=2),
@@ -80,7 +80,7 @@ def _mixed_programs(vocabulary: Vocabulary):
 
 
 @st.composite
-def mixed_dtypes(draw, count: int) -> list:
+def _mixed_dtypes(draw, count: int) -> list:
     """float32 for x0, float64 for one of the others, either for the rest."""
     wide = draw(st.integers(1, count - 1), label="a float64 input")
     return [FLOAT32, *(FLOAT64 if i == wide else draw(st.sampled_from([FLOAT32, FLOAT64]),
@@ -97,7 +97,7 @@ def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
     stack = data.draw(stacks.stack_cases(_mixed_programs(_promoting(vocabulary)),
                                          kinds=supported_layers(sut), max_layers=2),
                       label="stack")
-    dtypes = data.draw(mixed_dtypes(len(stack.case.args)), label="dtypes")
+    dtypes = data.draw(_mixed_dtypes(len(stack.case.args)), label="dtypes")
     _check(sut, stack, dtypes, "float32 with float64 promotes to float64 as in JAX; "
                                "a tangent, cotangent or gradient has its primal's dtype")
 
