@@ -55,6 +55,7 @@ __sut_unsupported__ = frozenset({
     "cbrt",  # autograd.numpy.cbrt has no derivative rule: grad raises NotImplementedError
     # No derivative rule in either mode: NotImplementedError ("VJP of take wrt argnums").
     "take", "median", "quantile", "convolve", "correlate",
+    "flip", "fmod", "copysign", "cumprod", "ptp", "vdot", "average", "trapezoid",
 })
 
 # autograd's tracer warns "Output seems independent of input." whenever a function's
@@ -328,9 +329,11 @@ class lax:
             ys.append(y)
         if ys:
             return carry, _stack(0, ys)
-        dummy = [numpy.zeros(numpy.shape(leaf)[1:]) for leaf in x_leaves]
+        dummy = [numpy.zeros(numpy.shape(leaf)[1:], numpy.result_type(getval(leaf)))
+                 for leaf in x_leaves]
         with numpy.errstate(all="ignore"):
             _, sample = f(init, _unflatten(x_structure, dummy))
         sample_leaves, y_structure = _flatten(sample)
-        return carry, _unflatten(y_structure, [numpy.zeros((0, *numpy.shape(getval(leaf))))
-                                               for leaf in sample_leaves])
+        return carry, _unflatten(y_structure, [  # in the dtype a step's ys would have
+            numpy.zeros((0, *numpy.shape(getval(leaf))), numpy.result_type(getval(leaf)))
+            for leaf in sample_leaves])
