@@ -34,11 +34,15 @@ from .staging import stage_closed, stage_tree_fun
 from .transpose import transpose_rules
 from .vmap import defelementwise, size_inputs, to_front, vmap_flat, vmap_jaxpr, vmap_rules
 
-stop_gradient_p = primitive("stop_gradient", transposable=False, elementwise=True)
+stop_gradient_p = primitive("stop_gradient", elementwise=True)
 stop_gradient_p.impl = lambda x: x
 stop_gradient_p.shape_rule = lambda aval: aval
 stop_gradient_p.cost = lambda eqn: 0
 jvp_rules[stop_gradient_p] = lambda primals, tangents: (bind(stop_gradient_p, *primals), None)
+# Its cotangent is zero, as its tangent is.  A tangent meets it where vmap runs a
+# cond's branches for every example (control.py) inside a custom_jvp rule; JAX
+# has no such rule and raises there (docs/findings.md, J5).
+transpose_rules[stop_gradient_p] = lambda ct, x: [None]
 defelementwise(stop_gradient_p)
 
 

@@ -106,3 +106,21 @@ def test_checkpoint_recomputes_in_the_backward_pass():
     backward = eqn.params["jaxpr"]
     assert len(backward.invars) == 2
     assert [e.primitive.name for e in backward.eqns][:2] == ["sin", "cos"]
+
+
+def test_grad_of_vmap_of_a_custom_jvp_whose_rule_runs_a_cond_per_example():
+    """The rule's cond, under vmap with a per-example predicate, gives each branch
+    stop_gradient of its operands where another branch is taken, tangents among
+    them; reverse mode transposes that to zero.  JAX raises there (J5), so the
+    gradient is held to JAX's of the same function without the custom rule."""
+    def body(sut):
+        n = sut.numpy
+        return lambda a: sut.lax.cond(n.sum(a) > 1.0, lambda b: b, lambda b: a + a, a)
+
+    plain = body(R)
+    ruled_body = R.custom_jvp(plain)
+    ruled_body.defjvp(lambda primals, tangents: R.jvp(plain, primals, tangents))
+    x = np.array([0.0, 2.0])
+    got = R.grad(lambda x: R.numpy.sum(R.vmap(ruled_body)(x)))(x)
+    expected = jax.grad(lambda x: jax.numpy.sum(jax.vmap(body(jax))(x)))(x)
+    np.testing.assert_allclose(got, expected)
