@@ -34,6 +34,7 @@ FAMILIES = {
     "test_vmap.py": "Batching (vmap)",
     "test_python_control_flow.py": "Python control flow",
     "test_pytrees.py": "Pytrees",
+    "test_dtypes.py": "Dtypes",
     "test_equivalences.py": "Equivalences",
     "test_conventions.py": "Conventions at kinks and domain edges",
     "test_errors.py": "Errors",

@@ -91,8 +91,10 @@ def _mixed_dtypes(draw, count: int) -> list:
 @given(data=st.data())
 def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
         sut, vocabulary, data):
-    """Inputs of both dtypes: float32 with float64 gives float64, and each
-    derivative has its primal's dtype, through a stack of transformations."""
+    """float32 with float64 promotes to float64, and a derivative has its primal's dtype.
+
+    Inputs of both dtypes (x0 float32, another float64), through a stack of
+    up to two transformations."""
     _float32(sut)
     stack = data.draw(stacks.stack_cases(_mixed_programs(_promoting(vocabulary)),
                                          kinds=supported_layers(sut), max_layers=2),
@@ -105,8 +107,10 @@ def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
 @pytest.mark.needs("jit")
 @given(data=st.data())
 def test_one_jit_compiles_again_for_float32_inputs(sut, vocabulary, data):
-    """One jit(f) called on float64 inputs, then on the same values in float32: each
-    result has its inputs' dtype and the value of f there."""
+    """One jit(f) compiles again for float32 inputs: each result has its inputs' dtype.
+
+    Called on float64 inputs, then on the same values in float32, each result
+    also has the value of f there."""
     _float32(sut)
     case = data.draw(program_cases(vocabulary), label="case")
     narrow = [np.asarray(x, np.float32) for x in case.args]
@@ -124,9 +128,11 @@ def test_one_jit_compiles_again_for_float32_inputs(sut, vocabulary, data):
 @given(data=st.data(), ns=st.lists(st.sampled_from([2, -1, 3, 1, -2]), min_size=2, max_size=3))
 def test_an_integer_argument_is_left_out_of_grad_and_mapped_by_vmap(
         sut, reference, vocabulary, data, ns):
-    """f(x.., n) with n an integer: vmap over n of jit(grad) by every x but n is n
-    times the gradient without it, for each n (JAX gives n a float0 tangent; the
-    contract never asks for one)."""
+    """An integer argument n is left out of grad, mapped by vmap, passed by jit.
+
+    vmap over n of jit(grad) of n * loss by every x but n is n times grad of
+    the loss, for each n (JAX gives n a float0 tangent; the contract never
+    asks for one)."""
     _integers(sut)
     case = data.draw(program_cases(vocabulary, reverse=True), label="case")
     weights = data.draw(directions([out.shape for out in case.program.outputs]), label="w")
