@@ -33,16 +33,6 @@ from strategies.wrappers import named
 from tests.test_stacks import supported_layers
 
 
-def _float32(sut):
-    if not sut.supports("float32"):
-        pytest.skip(sut.lacking(["float32"]))
-
-
-def _integers(sut):
-    if not sut.supports("integer_arguments"):
-        pytest.skip(sut.lacking(["integer_arguments"]))
-
-
 def _check(sut, stack, dtypes, why: str) -> None:
     stack, expected = stack_in_dtypes(stack, dtypes)
     top = len(stack.layers)
@@ -51,11 +41,11 @@ def _check(sut, stack, dtypes, why: str) -> None:
                                        stack.inputs), expected, why)
 
 
+@pytest.mark.needs("float32")
 @given(data=st.data())
 def test_float32_inputs_give_float32_results_through_every_transformation(
         sut, vocabulary, data):
     """A stack of up to two transformations over float32 inputs returns float32."""
-    _float32(sut)
     stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary),
                                          kinds=supported_layers(sut), max_layers=2),
                       label="stack")
@@ -88,6 +78,7 @@ def _mixed_dtypes(draw, count: int) -> list:
                        for i in range(1, count))]
 
 
+@pytest.mark.needs("float32")
 @given(data=st.data())
 def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
         sut, vocabulary, data):
@@ -95,7 +86,6 @@ def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
 
     Inputs of both dtypes (x0 float32, another float64), through a stack of
     up to two transformations."""
-    _float32(sut)
     stack = data.draw(stacks.stack_cases(_mixed_programs(_promoting(vocabulary)),
                                          kinds=supported_layers(sut), max_layers=2),
                       label="stack")
@@ -104,14 +94,13 @@ def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
                                "a tangent, cotangent or gradient has its primal's dtype")
 
 
-@pytest.mark.needs("jit")
+@pytest.mark.needs("jit", "float32")
 @given(data=st.data())
 def test_one_jit_compiles_again_for_float32_inputs(sut, vocabulary, data):
     """One jit(f) compiles again for float32 inputs: each result has its inputs' dtype.
 
     Called on float64 inputs, then on the same values in float32, each result
     also has the value of f there."""
-    _float32(sut)
     case = data.draw(program_cases(vocabulary), label="case")
     narrow = [np.asarray(x, np.float32) for x in case.args]
     exp = case_experiment(case, wrappers.jit_twice(case.program),
@@ -124,7 +113,7 @@ def test_one_jit_compiles_again_for_float32_inputs(sut, vocabulary, data):
     verify(sut, exp, Expectation(expected, "NumPy float64 at each set of inputs", EXACT))
 
 
-@pytest.mark.needs("grad", "vmap", "jit")
+@pytest.mark.needs("grad", "vmap", "jit", "integer_arguments")
 @given(data=st.data(), ns=st.lists(st.sampled_from([2, -1, 3, 1, -2]), min_size=2, max_size=3))
 def test_an_integer_argument_is_left_out_of_grad_and_mapped_by_vmap(
         sut, reference, vocabulary, data, ns):
@@ -133,7 +122,6 @@ def test_an_integer_argument_is_left_out_of_grad_and_mapped_by_vmap(
     vmap over n of jit(grad) of n * loss by every x but n is n times grad of
     the loss, for each n (JAX gives n a float0 tangent; the contract never
     asks for one)."""
-    _integers(sut)
     case = data.draw(program_cases(vocabulary, reverse=True), label="case")
     weights = data.draw(directions([out.shape for out in case.program.outputs]), label="w")
     batched, looped = wrappers.integer_argument_sides(case.program)
