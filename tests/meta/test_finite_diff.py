@@ -79,3 +79,14 @@ def test_a_kink_crossed_at_every_step_is_a_generator_bug():
     # maximum(x, 0) at x = 1e-9: every perturbed point switches side.
     with pytest.raises(GeneratorBug, match="crosses a kink"):
         along_one(unary("maximum", 0.0), 1e-9)
+
+
+def test_a_kink_crossed_at_every_step_inside_every_margin_is_too_sharp():
+    # maximum(1e4 x, 0) at x = 1e-5: 0.1 from its kink, twice KINK_MARGIN, yet every
+    # second-order step (1e-4 at the finest) moves 1e4 x across it: a slope of 1e4.
+    scaled = Var("v1", ())
+    program = Program((X,), (Eqn("multiply", (X, 1e4), (), scaled, "operator"),
+                             Eqn("maximum", (scaled, 0.0), (), Y, "call")), (Y,))
+    with pytest.raises(TooSharp, match="crosses a kink"):
+        finite_diff.mixed(program, lambda eps: [np.array(1e-5 + eps["a"] + eps["b"])],
+                          lambda eps: [np.array(1.0)], ("a", "b"))
