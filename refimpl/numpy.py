@@ -139,14 +139,12 @@ def power(x, y):
     return ops.integer_pow(_promote([x, 0.0])[0], int(y))
 
 
-def reciprocal(x):
-    """`1 / x` as JAX writes it: integer_pow with exponent -1."""
-    return power(x, -1)
+# `1 / x` as JAX writes it: integer_pow with exponent -1.
+def reciprocal(x): return power(x, -1)  # noqa: E704
 
 
-def clip(x, a_min, a_max):
-    """NumPy's `clip` with both bounds, as JAX composes it: `minimum(a_max, maximum(a_min, x))`."""
-    return minimum(a_max, maximum(a_min, x))
+# NumPy's `clip` with both bounds, as JAX composes it: `minimum(a_max, maximum(a_min, x))`.
+def clip(x, a_min, a_max): return minimum(a_max, maximum(a_min, x))  # noqa: E704
 
 
 def log2(x):
@@ -154,16 +152,9 @@ def log2(x):
     return divide(log(x), float(_np.log(2.0)))
 
 
-def log10(x):
-    return divide(log(x), float(_np.log(10.0)))
-
-
-def deg2rad(x):
-    return multiply(x, _np.pi / 180.0)
-
-
-def rad2deg(x):
-    return multiply(x, 180.0 / _np.pi)
+def log10(x): return divide(log(x), float(_np.log(10.0)))  # noqa: E704
+def deg2rad(x): return multiply(x, _np.pi / 180.0)  # noqa: E704
+def rad2deg(x): return multiply(x, 180.0 / _np.pi)  # noqa: E704
 
 
 def trunc(x):
@@ -394,8 +385,7 @@ def squeeze(x, axis=None):
     return reshape(x, [d for i, d in enumerate(shape) if i not in axes])
 
 
-def ravel(x):
-    return reshape(x, (-1,))
+def ravel(x): return reshape(x, (-1,))  # noqa: E704
 
 
 def outer(a, b):
@@ -418,6 +408,26 @@ def diff(x, axis=-1):
     axis = _axis("diff", axis, len(aval_of(x).shape))
     d = aval_of(x).shape[axis]
     return subtract(_along(x, axis, builtins.min(1, d), d), _along(x, axis, 0, d - 1))
+
+
+def argmax(a, axis=None, keepdims=False):
+    """The first index of the largest element along `axis` (None: of the flattened
+    operand): the head of a stable argsort of -a.  An integer: it carries no tangent."""
+    if _eager():
+        return _numpy("argmax", _np.argmax, a, axis=axis, keepdims=keepdims)
+    shape, axes = aval_of(a).shape, _axes("argmax", axis, aval_of(a).shape)
+    a, at = (ravel(a), 0) if axis is None else (a, axes[0])
+    head = _along(ops.argsort(negative(a), at), at, 0, 1)
+    return reshape(head, [1 if i in axes else d for i, d in enumerate(shape)] if keepdims
+                   else [d for i, d in enumerate(shape) if i not in axes])
+
+
+def take_along_axis(arr, indices, axis):
+    """A gather by integer indices shaped as `arr` but along `axis`, traced or not."""
+    if _eager():
+        return _numpy("take_along_axis", _np.take_along_axis, arr, indices, axis)
+    arr = _promote([arr, 0.0])[0]
+    return ops.take_along_axis(arr, indices, _axis("take_along_axis", axis, aval_of(arr).ndim))
 
 
 def sort(x, axis=-1):
@@ -458,9 +468,8 @@ def quantile(a, q, axis=None, keepdims=False):
     return reshape(result, [d for i, d in enumerate(aval_of(result).shape) if i != at])
 
 
-def median(a, axis=None, keepdims=False):
-    """The middle element, or the mean of the two middle ones: quantile at 1/2."""
-    return quantile(a, 0.5, axis, keepdims)
+# The middle element, or the mean of the two middle ones: quantile at 1/2.
+def median(a, axis=None, keepdims=False): return quantile(a, 0.5, axis, keepdims)  # noqa: E704
 
 
 def take(a, indices, axis=None):
@@ -627,8 +636,7 @@ def tril(x, k=0):
     return _triangle("tril", x, k, lower=True)
 
 
-def triu(x, k=0):
-    return _triangle("triu", x, k, lower=False)
+def triu(x, k=0): return _triangle("triu", x, k, lower=False)  # noqa: E704
 
 
 def diagonal(x, offset=0):
@@ -647,8 +655,7 @@ def diagonal(x, offset=0):
     return moveaxis(sum(where(identity > 0, block, 0.0), axis=1), 0, -1)
 
 
-def trace(x, offset=0):
-    return sum(diagonal(x, offset), axis=-1)
+def trace(x, offset=0): return sum(diagonal(x, offset), axis=-1)  # noqa: E704
 
 
 def var(x, axis=None, keepdims=False):
@@ -657,8 +664,7 @@ def var(x, axis=None, keepdims=False):
     return mean(multiply(deviation, deviation), axis, keepdims)
 
 
-def std(x, axis=None, keepdims=False):
-    return sqrt(var(x, axis, keepdims))
+def std(x, axis=None, keepdims=False): return sqrt(var(x, axis, keepdims))  # noqa: E704
 
 
 def sinc(x):
@@ -723,9 +729,8 @@ def inner(a, b):
     return ops.dot_general(a, b, (((sa.ndim - 1,), (sb.ndim - 1,)), ((), ())))
 
 
-def vdot(a, b):
-    """Both operands flattened, then their dot product."""
-    return inner(ravel(a), ravel(b))
+# Both operands flattened, then their dot product.
+def vdot(a, b): return inner(ravel(a), ravel(b))  # noqa: E704
 
 
 def kron(a, b):
@@ -799,12 +804,9 @@ def rot90(x, k=1):
     """A quarter turn of the first two axes, k times anticlockwise: flips and a swap."""
     if len(aval_of(x).shape) < 2:
         raise ShapeError(f"rot90: wants an operand of rank 2 at least, got {aval_of(x).shape}")
-    k %= 4
-    if k == 2:
-        return flip(x, (0, 1))
-    if k == 1:
-        return swapaxes(flip(x, 1), 0, 1)
-    return flip(swapaxes(x, 0, 1), 1) if k == 3 else x
+    turns = (lambda: x, lambda: swapaxes(flip(x, 1), 0, 1), lambda: flip(x, (0, 1)),
+             lambda: flip(swapaxes(x, 0, 1), 1))
+    return turns[k % 4]()
 
 
 def average(x, axis=None, weights=None):

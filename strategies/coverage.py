@@ -105,6 +105,7 @@ _BY_BUILDER = {
     "twin_pair": tuple((r, r) for r in _RANKS),
     "weighted": tuple((r, r) for r in _RANKS),
     "tensordot_pair": _pairs(_RANKS),
+    "argmax_pair": tuple((r, r) for r in _RANKS[1:]),
     "einsum_operands": (*((r,) for r in _RANKS), *_pairs(_RANKS)),
     "take_indices": tuple((r,) for r in _RANKS),
     "windows": tuple((r,) for r in _RANKS[1:]),

@@ -553,6 +553,15 @@ def weighted(draw, scope, spec):
     return pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
 
 
+def argmax_pair(draw, scope, spec):
+    """`take_along_axis(x, argmax(y, axis, keepdims=True), axis)`: y of x's shape (x
+    itself at times: its max), an axis with elements (-1 at times)."""
+    options = [((x, y), {"axis": axis}) for x in scope.firsts for y in scope.vars
+               if y.shape == x.shape for axis in [*range(len(x.shape)), -1]
+               if x.shape and x.shape[axis] > 0]
+    return pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
+
+
 def tensordot_pair(draw, scope, spec):
     """`tensordot(x, y, axes)`: x's last `axes` axes (0, 1 or 2) of y's first's sizes."""
     options = [((x, y), {"axes": n}) for x in scope.firsts for y in scope.vars

@@ -419,6 +419,17 @@ def _ptp_kink(x, *, axis, keepdims):
     return np.argmax(ranked, axis=-1) * ranked.shape[-1] + np.argmin(ranked, axis=-1)
 
 
+def _at_argmax(x, y, *, axis):
+    """x where y is largest along `axis` (y's real part: the complex step perturbs x and y
+    alike, and the index follows the real point)."""
+    return np.take_along_axis(x, np.argmax(np.real(y), axis, keepdims=True), axis)
+
+
+def _argmax_apart(x, y, *, axis) -> bool:
+    """y's largest element along `axis` apart from the next, as max's."""
+    return _one_chosen(-1, -2)(y, axis=axis, keepdims=True)
+
+
 def _average(x, w, *, axis):
     return np.sum(x * w, axis=axis) / np.sum(w, axis=axis)
 
@@ -768,6 +779,16 @@ OPS: dict[str, OpSpec] = {
                "Jacobi's formula: det(a) trace(a^-1 da)", domain=_well_conditioned,
                contract=("linalg.det",), primitives=("det", "solve", "mul", "reduce_sum"),
                optional=True),
+        OpSpec("argmax", _at_argmax,
+               "jnp.take_along_axis({0}, jnp.argmax({1}, axis={axis}, keepdims=True), "
+               "axis={axis})", None, operands.argmax_pair,
+               "an integer result, no derivative, that indexes a gather inside the program",
+               domain=_argmax_apart,
+               kink=lambda x, y, *, axis: np.argmax(np.real(y), axis),
+               contract=("take_along_axis", "argmax"),
+               primitives=("argsort", "neg", "slice", "reshape", "take_along_axis"),
+               carries_derivative=lambda args, params: tuple(args[:1]),
+               promoted=lambda args, params: tuple(args[:1]), optional=True),
         OpSpec("take", lambda x, *, indices, axis: np.take(x, indices, axis),
                "jnp.take({0}, np.array({indices}), axis={axis})", None, operands.take_indices,
                "a gather, repeats allowed: its transpose adds each repeat back",

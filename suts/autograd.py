@@ -56,6 +56,7 @@ __sut_unsupported__ = frozenset({
     # No derivative rule in either mode: NotImplementedError ("VJP of take wrt argnums").
     "take", "median", "quantile", "convolve", "correlate",
     "flip", "fmod", "copysign", "cumprod", "ptp", "vdot", "average", "trapezoid",
+    "take_along_axis",
 })
 
 # autograd's tracer warns "Output seems independent of input." whenever a function's

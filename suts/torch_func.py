@@ -579,6 +579,14 @@ class _Numpy:
         return torch.take(x, indices) if axis is None else torch.index_select(x, axis, indices)
 
     @staticmethod
+    def argmax(x, axis=None, keepdims=False):
+        return torch.argmax(_tensor(x), dim=axis, keepdim=keepdims)
+
+    @staticmethod
+    def take_along_axis(x, indices, axis):
+        return torch.take_along_dim(_tensor(x), torch.as_tensor(indices), dim=axis)
+
+    @staticmethod
     def einsum(subscripts, *operands):
         return torch.einsum(subscripts, *map(_tensor, operands))
 

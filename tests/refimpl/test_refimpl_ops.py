@@ -139,6 +139,10 @@ OPS = {
                                [(2, 3), (4,)], False),
     "sort": (lambda n: lambda x: n.sort(x, axis=0) * n.reshape(n.sort(x, axis=None)[:4], (1, 4)),
              [(3, 4)], False),
+    "argmax": (lambda n: lambda x, y: n.take_along_axis(x, n.argmax(y, axis=1, keepdims=True), 1)
+               * n.argmax(y) + n.argmax(y, axis=0), [(2, 3), (2, 3)], False),
+    "take_along_axis": (lambda n: lambda x: n.take_along_axis(x, np.array([[2, 0], [1, 1]]), 1),
+                        [(2, 3)], False),
     "take": (lambda n: lambda x: n.take(x, np.array([2, 0, 2]), axis=1)
              + n.reshape(n.take(x, np.array([5, 1, 1])), (1, 3)), [(3, 4)], False),
     "median": (lambda n: lambda x: n.median(x, axis=0) + n.median(x, keepdims=True),
