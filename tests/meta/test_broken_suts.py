@@ -132,13 +132,12 @@ CATCHES = [
     # Transformation stacks and the identities between transformations.
     Catch("tests.broken.jit_drops_tangents",
           test_stacks.test_stack_layers_match_their_meaning_and_reference),
-    # catch's draws, since the stack property draws a float32 example in two,
-    # meet a program too sharp for second-order finite differences (a
-    # GeneratorBug, jaxcheck's own) before the bug; thorough's seed 0 finds it in
-    # 29 s.
+    # catch's draws pass (the rule is lost only under a vmap that a derivative then
+    # crosses); thorough's seeds 1 and 2 find it in 37 and 49 s, 3 in 2 s.  Seed 0
+    # found it in 29 s until argmax joined the language, then kept 6 equations.
     Catch("tests.broken.custom_jvp_rule_lost_under_vmap",
           test_stacks.test_stack_layers_match_their_meaning_and_reference,
-          options=("--hypothesis-profile=thorough", "--hypothesis-seed=0")),
+          options=("--hypothesis-profile=thorough", "--hypothesis-seed=3")),
     Catch("tests.broken.maximum_tangent_by_tangents",
           test_identities.test_jvp_is_linear_in_the_tangent),
     Catch("tests.broken.vmap_axis_one_as_zero",
