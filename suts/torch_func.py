@@ -9,9 +9,13 @@ differentiation or batching of its own, so what the suite finds is torch's.
   JAX's `in_axes`/`out_axes` are `in_dims`/`out_dims` (the same pytree-prefix
   rules); dict prefixes are re-ordered to the argument's key order, since
   torch's pytrees compare dicts in insertion order where JAX sorts the keys.
-* At the boundary, NumPy float64 arrays, NumPy scalars and Python floats
-  become float64 tensors (`torch.set_default_dtype(torch.float64)` at import,
-  so Python floats inside programs are float64 too).  Results are left as
+* At the boundary, NumPy arrays and scalars become tensors of their dtype
+  (float32 stays float32, integers become float64) and Python floats become
+  float64 tensors (`torch.set_default_dtype(torch.float64)` at import, so
+  Python floats inside programs are float64 too).  A `numpy` function's
+  operands are promoted as NumPy and JAX promote them (`_operands`): torch
+  keeps a dimensioned float32 tensor float32 beside a 0-d float64 one, and
+  makes a 0-d float32 tensor float64 beside a Python float.  Results are left as
   tensors: a transformation's result may be used inside another one (a
   program applies `sut.grad` inside an outer `sut.vjp`), so it must keep the
   outer transformation's tracking; at the top level no transformation is
@@ -118,9 +122,6 @@ __sut_unsupported__ = frozenset({
     # JAX differentiates a custom_vjp's backward pass; JAX's custom_vjp gives
     # no forward rule to map to one.
     "custom_vjp",
-    # This shim makes every array a float64 tensor at the boundary (above), so
-    # it computes in float64 only, although torch computes in float32 natively.
-    "float32",
 })
 
 
@@ -143,17 +144,32 @@ def _tensor(x):
         return torch.tensor(bool(x))
     if isinstance(x, (int, float)):
         return torch.tensor(float(x), dtype=torch.float64)
-    return _float64(torch.as_tensor(x))
+    return _floating(torch.as_tensor(x))
 
 
-def _float64(t):
-    """`t` in float64, unless it holds booleans."""
-    return t if t.dtype in (torch.bool, torch.float64) else t.to(torch.float64)
+def _floating(t):
+    """`t` in float64, unless it holds booleans or float32 (the contract's dtypes)."""
+    return t if t.dtype in (torch.bool, torch.float32, torch.float64) else t.to(torch.float64)
+
+
+def _operands(args) -> list:
+    """`args` as tensors of one floating dtype, as NumPy and JAX promote: float32 with
+    float64 is float64 whatever the ranks (torch keeps a dimensioned float32 beside a
+    0-d float64), and a Python number takes the tensors' dtype, weak as JAX's scalars
+    are (`x32 * 2.0` is float32 at any rank).  Booleans and integers are left alone."""
+    def number(a):
+        return isinstance(a, (int, float)) and not isinstance(a, bool)
+
+    tensors = {i: _tensor(a) for i, a in enumerate(args) if not number(a)}
+    floats = [t.dtype for t in tensors.values() if t.is_floating_point()]
+    dtype = functools.reduce(torch.promote_types, floats) if floats else torch.float64
+    return [(tensors[i].to(dtype) if tensors[i].is_floating_point() else tensors[i])
+            if i in tensors else torch.tensor(float(a), dtype=dtype) for i, a in enumerate(args)]
 
 
 def _leaf_in(x):
-    """A leaf of a transformation's argument: NumPy arrays and floats become float64
-    tensors; tensors, ints, bools and None pass unchanged."""
+    """A leaf of a transformation's argument: NumPy arrays and floats become tensors
+    (`_tensor`); tensors, ints, bools and None pass unchanged."""
     if isinstance(x, (np.ndarray, np.generic, float)) and not isinstance(x, (bool, np.bool_)):
         return _tensor(x)
     return x
@@ -393,7 +409,7 @@ class _Linalg:
 
 
 class _Numpy:
-    """The contract's NumPy-signature functions on torch tensors (float64): those
+    """The contract's NumPy-signature functions on torch tensors: those
     whose torch function means something else, here; the rest, `_TWINS`."""
 
     linalg = _Linalg()
@@ -640,7 +656,7 @@ class _Numpy:
     def dot(x, y):
         """NumPy's dot: a product with a scalar, else a sum over the last axis of x and
         the second-to-last of y (the only axis of a vector y)."""
-        x, y = _tensor(x), _tensor(y)
+        x, y = _operands((x, y))
         if x.ndim == 0 or y.ndim == 0:
             return torch.mul(x, y)
         return torch.tensordot(x, y, dims=([x.ndim - 1], [max(y.ndim - 2, 0)]))
@@ -693,8 +709,8 @@ _TWINS = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divid
 
 
 def _on_tensors(op):
-    """`op` with every argument made a float64 tensor (booleans stay boolean) first."""
-    return lambda *args: op(*map(_tensor, args))
+    """`op` with every argument made a tensor first (`_operands`)."""
+    return lambda *args: op(*_operands(args))
 
 
 for _name, _op in _TWINS.items():
