@@ -55,7 +55,13 @@ from tests.meta.faults import (
 )
 from tests.meta.redis_server import RedisServer, missing
 
-pytestmark = [pytest.mark.meta, pytest.mark.xdist_group("faults")]
+pytestmark = pytest.mark.meta
+
+# One worker for the tests of each module fixture, so that each fixture's runs
+# start once (`--dist loadgroup`); the three fixtures may run side by side.
+STRUCK = pytest.mark.xdist_group("faults struck")
+SIDE_BY_SIDE = pytest.mark.xdist_group("faults side by side")
+REDIS_HUNTS = pytest.mark.xdist_group("faults redis")
 
 SLOW_CHECK = ("check", "--sut", SLOW_SHIM, "--reference", "none", "--jobs", "1", "--only", BOTH)
 
@@ -170,6 +176,7 @@ def assert_found_and_kept(run: Background, found: dict) -> None:
     assert found[CORRECT]["outcome"] == "passed", found[CORRECT]
 
 
+@STRUCK
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP", "SIGINT twice"])
 def test_a_signal_while_a_failure_shrinks_keeps_it_and_ends_everything(struck, name):
     struck = struck_run(struck, name)
@@ -183,6 +190,7 @@ def test_a_signal_while_a_failure_shrinks_keeps_it_and_ends_everything(struck, n
     assert struck.left == []
 
 
+@STRUCK
 def test_sigkill_while_a_failure_shrinks_leaves_its_record_and_nothing_running(struck):
     struck = struck_run(struck, "SIGKILL")
     run = struck.run
@@ -193,6 +201,7 @@ def test_sigkill_while_a_failure_shrinks_leaves_its_record_and_nothing_running(s
     assert struck.left == []
 
 
+@STRUCK
 def test_a_disk_that_fills_while_a_failure_shrinks_keeps_the_record_and_reproducer(struck):
     struck = struck_run(struck, "disk fills")
     run = struck.run
@@ -293,6 +302,7 @@ def side_by_side(tmp_path_factory):
         unmount(disk)
 
 
+@SIDE_BY_SIDE
 def test_two_checks_into_one_out_keep_their_own_verdicts(side_by_side):
     runs = [side_by_side["check 0"], side_by_side["check 1"]]
     assert [run.status for run in runs] == [0, 0], [run.output()[-3000:] for run in runs]
@@ -308,6 +318,7 @@ def test_two_checks_into_one_out_keep_their_own_verdicts(side_by_side):
         assert run.left_behind() == []
 
 
+@SIDE_BY_SIDE
 def test_two_hunts_on_one_database_directory_both_find_the_failure(side_by_side):
     for run in (side_by_side["hunt 0"], side_by_side["hunt 1"]):
         assert run.status == 1, run.output()[-3000:]
@@ -320,6 +331,7 @@ UNSAVED = re.compile(r"^--- reproducer of (\S+) \(not saved: see above\) ---\n(.
                      flags=re.MULTILINE | re.DOTALL)
 
 
+@SIDE_BY_SIDE
 def test_a_full_disk_is_jaxchecks_trouble_and_the_reproducer_is_printed(side_by_side,
                                                                         tmp_path):
     run = side_by_side["full disk"]
@@ -337,6 +349,7 @@ def test_a_full_disk_is_jaxchecks_trouble_and_the_reproducer_is_printed(side_by_
     assert run.left_behind() == []
 
 
+@SIDE_BY_SIDE
 @pytest.mark.parametrize("what", MISBEHAVING)
 def test_an_sut_that_ends_the_process_at_import_is_one_line_and_exit_2(side_by_side, what):
     run = side_by_side[what]
@@ -346,6 +359,7 @@ def test_an_sut_that_ends_the_process_at_import_is_one_line_and_exit_2(side_by_s
     assert run.left_behind() == []
 
 
+@SIDE_BY_SIDE
 def test_a_users_tests_package_and_strategies_module_do_not_stand_in(side_by_side):
     run = side_by_side["user's directory"]
     assert run.status == 0, run.output()[-3000:]
@@ -396,6 +410,7 @@ def redis_hunts(tmp_path_factory):
             servers[name].kill()
 
 
+@REDIS_HUNTS
 def test_a_redis_server_killed_and_restarted_mid_hunt_fails_no_property(redis_hunts):
     run = redis_hunts["restarted"]
     assert run.status == 0, run.output()[-3000:]
@@ -404,6 +419,7 @@ def test_a_redis_server_killed_and_restarted_mid_hunt_fails_no_property(redis_hu
     assert run.left_behind() == []
 
 
+@REDIS_HUNTS
 def test_a_failure_found_while_the_redis_server_is_dead_is_reported(redis_hunts):
     run = redis_hunts["dead"]
     assert run.status == 1, run.output()[-3000:]
