@@ -427,7 +427,7 @@ def _at_argmax(x, y, *, axis):
 
 def _argmax_apart(x, y, *, axis) -> bool:
     """y's largest element along `axis` apart from the next, as max's."""
-    return _one_chosen(-1, -2)(y, axis=axis, keepdims=True)
+    return _max_apart(y, axis=axis, keepdims=True)
 
 
 def _average(x, w, *, axis):

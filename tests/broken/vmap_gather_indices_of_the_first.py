@@ -44,8 +44,7 @@ def _gather_batch(batch, vals, dims, *, axis):
 
 jvp_rules[gather_p] = partial(gather_jvp, gather_p)
 vmap_rules[gather_p] = _gather_batch
-transpose_rules[gather_p] = lambda ct, x, indices, *, axis: [
-    ops.scatter_add(ct, indices, axis, x.shape[axis]), None]
+transpose_rules[gather_p] = transpose_rules[P.take_along_axis_p]
 
 
 def take_along_axis(arr, indices, axis):
