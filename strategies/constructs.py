@@ -73,9 +73,10 @@ class Construct:
       function's), so it is drawn only where the nearest derivative around is
       reverse mode alone (`Scope.in_grad_only`): in a nested `grad`'s block,
       or in a program drawn for reverse mode alone (`programs(grad_only=True)`),
-      and never in a custom function's block.  Any transformation may apply to
-      that `grad`: forward over reverse, and reverse over reverse,
-      differentiate its backward pass, not the function.
+      and never in a custom function's block; in a nested `grad`'s block it is
+      called on a value carrying that grad's tangent (`Scope.carrying`).  Any
+      transformation may apply to that `grad`: forward over reverse, and
+      reverse over reverse, differentiate its backward pass, not the function.
     * ``reverse_feature``: the SUT feature reverse mode through it needs, where
       an SUT may refuse it (JAX does for while_loop).  Such a construct is never
       put inside a nested `grad`, and reverse-mode properties leave it out for
@@ -476,14 +477,24 @@ def _as_arguments(scope, child, outputs) -> tuple[Block, list[Var]]:
                    outputs=tuple(names.get(o.name, o) for o in block.outputs)), captured
 
 
-def build_custom(draw, scope):
-    """The block of a function with custom rules: forward mode differentiates it
-    (a custom_jvp's rule is its jvp, and forward mode around a custom_vjp
-    differentiates its `fwd`, which runs it), so no custom_vjp is called in it."""
-    x = pick(draw, scope.firsts)
+def build_custom(draw, scope, valid=lambda x: True):
+    """The block of a function with custom rules, taking a first operand that is
+    `valid`: forward mode differentiates the block (a custom_jvp's rule is its
+    jvp, and forward mode around a custom_vjp differentiates its `fwd`, which
+    runs it), so no custom_vjp is called in it."""
+    x = pick(draw, scope.firsts, valid)
+    if x is None:
+        return None
     child = _inner(draw, scope, x, kind="custom", forward=True)
     block, captured = _as_arguments(scope, child, [_own(child)[0]])
     return (x, *captured), {"fn": block}
+
+
+def build_custom_vjp(draw, scope):
+    """A custom_vjp function's block, called first on a value that carries the
+    tangent of the nested grad around it, if any (`Scope.carrying`)."""
+    carrying = scope.carrying
+    return build_custom(draw, scope, lambda x: carrying is None or x.name in carrying)
 
 
 def _stopped(fn: Block) -> list[str]:
@@ -544,7 +555,7 @@ CONSTRUCTS: dict[str, Construct] = {
                   _ruled_call, frozenset({"custom_jvp", "stop_gradient", JVP.name}),
                   "a function whose derivative only its rule gives, under every transformation",
                   define=custom_jvp_definitions),
-        Construct("custom_vjp", None, build_custom, evaluate_closure,
+        Construct("custom_vjp", None, build_custom_vjp, evaluate_closure,
                   _ruled_call, frozenset({"custom_vjp", "stop_gradient", VJP.name}),
                   "a function whose reverse-mode derivative only its rules give",
                   reverse_only=True, define=custom_vjp_definitions),

@@ -78,6 +78,14 @@ class Scope:
         self.in_derivative = False
         self.in_reverse = False
         self.in_grad_only = grad_only
+        # In a nested grad's block (and the blocks inside it), the variables
+        # that carry that grad's tangent: its parameters, and what operations
+        # compute from them through an operand a derivative flows through.  A
+        # custom_vjp function takes one of them first, so that the grad meets
+        # it first: called on values only an outer jvp differentiates, it
+        # meets forward mode, an error (`constructs.build_custom`).  None: no
+        # nested grad around, every variable carries the derivative around.
+        self.carrying: set[str] | None = None
         self.block_name = ""
         self.block_params: tuple = ()
         self._blocks = [0]  # shared by a program's scopes: block names are unique
@@ -108,6 +116,8 @@ class Scope:
         scope.in_derivative = self.in_derivative or derivative
         scope.in_reverse = self.in_reverse or reverse
         scope.in_grad_only = reverse if derivative else self.in_grad_only and not forward
+        scope.carrying = ({p.name for p in params} if derivative and reverse
+                          else None if self.carrying is None else set(self.carrying))
         scope._blocks = self._blocks
         scope.program_specs = self.program_specs
         scope.specs = [spec for spec in self.program_specs if spec.allowed(scope)]
@@ -165,8 +175,12 @@ class Scope:
         return all(fitting(result) for results in self.results(spec, args, params)
                    for result in results)
 
-    def define(self, outs, per_env, args: Sequence) -> None:
-        """Add the variables `outs`, whose values per environment are `per_env`."""
+    def define(self, outs, per_env, args: Sequence, through: Sequence = ()) -> None:
+        """Add the variables `outs`, whose values per environment are `per_env`,
+        computed from `args`, a derivative flowing to them from those in `through`."""
+        if self.carrying is not None and any(getattr(a, "name", None) in self.carrying
+                                             for a in through):
+            self.carrying.update(v.name for v in outs)
         for env, results in zip(self.envs, per_env):
             env.update(zip((v.name for v in outs), results))
         self.vars.extend(outs)
@@ -224,7 +238,11 @@ def _draw_eqn(draw, scope: Scope) -> Eqn | None:
         if not all(fitting(result) for results in per_env for result in results):
             continue
         outs = tuple(Var(scope.fresh(), result.shape) for result in per_env[0])
-        scope.define(outs, per_env, args)
+        # A construct's results carry nothing here: which of them a derivative
+        # reaches is its blocks' business, and leaving them out only narrows
+        # where a custom_vjp function is called.
+        through = () if spec.construct else spec.carries_derivative(tuple(args), params)
+        scope.define(outs, per_env, args, through)
         syntax = choose(draw, spec.syntaxes, label="syntax")
         return Eqn(spec.name, tuple(args), tuple(params.items()), outs[0], syntax, outs[1:])
     return None

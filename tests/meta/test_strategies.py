@@ -9,11 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+import refimpl
 from strategies import inputs, shapes
 from strategies.evaluation import evaluate
 from strategies.ir import all_eqns
 from strategies.language import LANGUAGE
 from strategies.program import programs
+from strategies.render import load, render_function, render_module
 from strategies.vocabulary import supported_names, vocabulary_for
 
 # One xdist group: `test_every_operation_appeared` reads what the generator
@@ -126,6 +128,21 @@ def test_every_operation_appeared():
     if not SEEN:
         pytest.skip("run together with the generator property above")
     assert (set(LANGUAGE) | set(shapes.EDGES)) - SEEN == set()
+
+
+# A nested grad, with what its block may call: a custom_vjp function, and operations
+# of each kind (`sign` carries no derivative).
+NESTED_GRAD_OPS = ("inner_grad", "custom_vjp", "closure", "sin", "sign", "multiply", "sum")
+
+
+@settings(max_examples=150, derandomize=True, database=None, deadline=None)
+@given(case=programs(ops=NESTED_GRAD_OPS, first="inner_grad", min_inputs=2))
+def test_a_custom_vjp_function_in_a_nested_grad_is_reached_by_that_grad_first(case):
+    """jvp of a program whose nested grad calls a custom_vjp function runs on refimpl:
+    the function takes a value carrying that grad's tangent, never only values that
+    the outer jvp alone differentiates (forward mode through it, an error)."""
+    f = load(render_module(render_function(case.program)), refimpl)
+    refimpl.jvp(f, case.args, tuple(np.ones_like(x) for x in case.args))
 
 
 # Hypothesis's own word for a test case it abandoned because the choices ran
