@@ -474,6 +474,19 @@ class _EinsumSpec(OpSpec):
         return f"jnp.einsum({params['subscripts']!r}, {', '.join(args)})"
 
 
+class _WindowSpec(OpSpec):
+    """`lax.dynamic_slice` at static start indices is basic slicing: its operator
+    syntax is Python's, `x[1:3, :2]` (an SUT's arrays index so where it offers
+    the function, as `%` goes with `remainder`)."""
+
+    def render(self, args, params, syntax):
+        if syntax != OPERATOR:
+            return super().render(args, params, syntax)
+        window = ", ".join(f"{start or ''}:{start + size}" for start, size
+                           in zip(params["start_indices"], params["slice_sizes"]))
+        return f"{args[0]}[{window}]"
+
+
 def _spread_out(x, *, axis, keepdims) -> bool:
     """std away from its kink where every element equals the mean (sqrt at 0): each
     standard deviation at least KINK_MARGIN."""
@@ -794,10 +807,11 @@ OPS: dict[str, OpSpec] = {
                "a gather, repeats allowed: its transpose adds each repeat back",
                primitives=("take_along_axis", "reshape"), optional=True),
         # `lax`'s windows, at static start indices (programs hold no integer values).
-        OpSpec("dynamic_slice", _dynamic_slice,
-               "sut.lax.dynamic_slice({0}, {start_indices}, {slice_sizes})", None,
-               operands.windows, "a window: its transpose pads the cotangent back into place",
-               primitives=("slice",), optional=True, namespace="lax"),
+        _WindowSpec("dynamic_slice", _dynamic_slice,
+                    "sut.lax.dynamic_slice({0}, {start_indices}, {slice_sizes})", "{0}[a:b]",
+                    operands.windows,
+                    "a window (or basic slicing): its transpose pads the cotangent back into place",
+                    primitives=("slice",), optional=True, namespace="lax"),
         OpSpec("dynamic_update_slice", _dynamic_update_slice,
                "sut.lax.dynamic_update_slice({0}, {1}, {start_indices})", None,
                operands.update_windows,
