@@ -266,6 +266,17 @@ jvp_rules[P.solve_p] = _solve_jvp
 defjvp(P.det_p, lambda t, out, a: ops.mul(out, ops.trace(ops.solve(a, t))))
 
 
+def _cholesky_jvp(t, l, a):
+    """dl = l phi(l^-1 da l^-T), phi keeping the strict lower triangle and half the
+    diagonal: two solves and a product, for a symmetric da."""
+    inner = ops.matrix_transpose(ops.solve(l, ops.matrix_transpose(ops.solve(l, t))))
+    phi = np.tri(np.shape(l)[-1], k=-1) + np.eye(np.shape(l)[-1]) / 2
+    return ops.matmul(l, ops.mul(inner, np.broadcast_to(phi.astype(aval_of(l).dtype), np.shape(l))))
+
+
+defjvp(P.cholesky_p, _cholesky_jvp)
+
+
 def _pad_jvp(primals, tangents, *, padding_config):
     (x, v), (tx, tv) = primals, tangents
     t = ops.pad(instantiate(tx, x), instantiate(tv, v), padding_config)

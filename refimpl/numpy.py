@@ -610,16 +610,20 @@ def _inv(a):
     return ops.solve(a, broadcast_to(_np.eye(shape[-1], dtype=aval_of(a).dtype), shape))
 
 
-def _det(a):
-    if _eager():
-        return _numpy("linalg.det", _np.linalg.det, a)
-    a = _promote([a, 0.0])[0]
-    _square_stack("det", a)
-    return ops.det(a)
+def _of_matrices(name, op):
+    """`numpy.linalg.<name>` of a stack of square matrices, binding `op`."""
+    def apply(a):
+        if _eager():
+            return _numpy(f"linalg.{name}", getattr(_np.linalg, name), a)
+        a = _promote([a, 0.0])[0]
+        _square_stack(name, a)
+        return op(a)
+    return apply
 
 
-# `numpy.linalg`: the three of NumPy's linear algebra the language draws.
-linalg = SimpleNamespace(solve=_solve, inv=_inv, det=_det)
+# `numpy.linalg`: the four of NumPy's linear algebra the language draws.
+linalg = SimpleNamespace(solve=_solve, inv=_inv, det=_of_matrices("det", ops.det),
+                         cholesky=_of_matrices("cholesky", ops.cholesky))
 
 
 def _triangle(name, x, k, lower):

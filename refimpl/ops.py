@@ -37,6 +37,7 @@ def take_along_axis(x, indices, axis): return bind(P.take_along_axis_p, x, indic
 def scatter_add(x, indices, axis, size): return bind(P.scatter_add_p, x, indices, axis=axis, size=size)  # noqa: E704,E501
 def solve(a, b): return bind(P.solve_p, a, b)  # noqa: E704
 def det(a): return bind(P.det_p, a)  # noqa: E704
+def cholesky(a): return bind(P.cholesky_p, a)  # noqa: E704
 def transpose(x, permutation): return bind(P.transpose_p, x, permutation=tuple(permutation))  # noqa: E704,E501
 def reshape(x, new_sizes): return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))  # noqa: E704
 def concatenate(xs, dimension): return bind(P.concatenate_p, *xs, dimension=dimension)  # noqa: E704,E501

@@ -431,6 +431,10 @@ def _det_shape(a):
 solve_p = _def_structural("solve", _solve_shape, np.linalg.solve, "np.linalg.solve({0}, {1})")
 det_p = _def_structural("det", _det_shape, np.linalg.det, "np.linalg.det({0})")
 det_p.transposable = False
+# a = l l^T for a symmetric positive-definite a: the lower factor, a's shape.
+cholesky_p = _def_structural("cholesky", lambda a: _square("cholesky", a) or a,
+                             np.linalg.cholesky, "np.linalg.cholesky({0})")
+cholesky_p.transposable = False
 
 # ----------------------------------------------------------------------------- dot_general
 

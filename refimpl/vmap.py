@@ -174,87 +174,38 @@ for _p in PRIMITIVES:
         defelementwise(_p)
 
 
-def reduction_batch(prim, size, vals, dims, *, axes):
-    """The batching rule of a reduction over `axes`: the batch axis moves to the
-    front, and each reduced axis one up."""
-    x = ops.moveaxis(vals[0], dims[0], 0)
-    return bind(prim, x, axes=tuple(a + 1 for a in axes)), 0
+def front_batch(prim, moved, batch, vals, dims, **params):
+    """The batching rule of a primitive that takes every operand's batch axis at the
+    front (an unbatched operand broadcast): `prim` again, with the parameters
+    `moved(batch, **params)` gives for operands one axis longer.  (`batch` is the
+    batch's size: scatter_add has a param `size` of its own.)"""
+    vals = [to_front(v, d, batch) for v, d in zip(vals, dims)]
+    return bind(prim, *vals, **moved(batch, **params)), 0
 
 
-for _p in (P.reduce_sum_p, P.reduce_max_p, P.reduce_min_p):
-    vmap_rules[_p] = partial(reduction_batch, _p)
+def _up(axes): return tuple(a + 1 for a in axes)  # noqa: E704
+def _axis_up(batch, *, axis, **params): return {"axis": axis + 1, **params}  # noqa: E704
 
 
-def running_batch(prim, size, vals, dims, *, axis, reverse):
-    """The batching rule of a running sum along `axis`: the batch axis moves to the
-    front, and the running axis one up."""
-    return bind(prim, ops.moveaxis(vals[0], dims[0], 0), axis=axis + 1, reverse=reverse), 0
-
-
-vmap_rules[P.cumsum_p] = partial(running_batch, P.cumsum_p)
-vmap_rules[P.argsort_p] = lambda size, vals, dims, *, axis: (
-    ops.argsort(ops.moveaxis(vals[0], dims[0], 0), axis + 1), 0)
-
-
-def gather_batch(prim, batch, vals, dims, *, axis, **params):
-    """Operand and indices both batched at the front (an unbatched one broadcast);
-    `batch` is the batch's size (scatter_add has a param `size` of its own)."""
-    x, indices = (to_front(v, d, batch) for v, d in zip(vals, dims))
-    return bind(prim, x, indices, axis=axis + 1, **params), 0
-
-
-vmap_rules[P.take_along_axis_p] = partial(gather_batch, P.take_along_axis_p)
-vmap_rules[P.scatter_add_p] = partial(gather_batch, P.scatter_add_p)
-# The matrices are the last two axes: the batch joins the stack, at the front.
-vmap_rules[P.solve_p] = lambda size, vals, dims: (
-    ops.solve(*(to_front(v, d, size) for v, d in zip(vals, dims))), 0)
-vmap_rules[P.det_p] = lambda size, vals, dims: (ops.det(ops.moveaxis(vals[0], dims[0], 0)), 0)
-
-
-def _rev_batch(size, vals, dims, *, dimensions):
-    return ops.rev(ops.moveaxis(vals[0], dims[0], 0), [d + 1 for d in dimensions]), 0
-
-
-vmap_rules[P.rev_p] = _rev_batch
-
-
-def _transpose_batch(size, vals, dims, *, permutation):
-    x = ops.moveaxis(vals[0], dims[0], 0)
-    return ops.transpose(x, [0] + [p + 1 for p in permutation]), 0
-
-
-vmap_rules[P.transpose_p] = _transpose_batch
-
-
-def _reshape_batch(size, vals, dims, *, new_sizes):
-    return ops.reshape(ops.moveaxis(vals[0], dims[0], 0), (size,) + new_sizes), 0
-
-
-vmap_rules[P.reshape_p] = _reshape_batch
-
-
-def _broadcast_in_dim_batch(size, vals, dims, *, shape, broadcast_dimensions):
-    x = ops.moveaxis(vals[0], dims[0], 0)
-    return ops.broadcast_in_dim(x, (size,) + shape,
-                                (0,) + tuple(d + 1 for d in broadcast_dimensions)), 0
-
-
-vmap_rules[P.broadcast_in_dim_p] = _broadcast_in_dim_batch
-
-
-def _concatenate_batch(size, vals, dims, *, dimension):
-    return ops.concatenate([to_front(v, d, size) for v, d in zip(vals, dims)], dimension + 1), 0
-
-
-vmap_rules[P.concatenate_p] = _concatenate_batch
-
-
-def _slice_batch(size, vals, dims, *, start_indices, limit_indices):
-    x = ops.moveaxis(vals[0], dims[0], 0)
-    return ops.slice(x, (0,) + start_indices, (size,) + limit_indices), 0
-
-
-vmap_rules[P.slice_p] = _slice_batch
+# How each primitive batched at the front moves its parameters: every axis it names
+# one up, a shape it names one longer.  Linear algebra's matrices are the last two
+# axes, so its batch joins the stack.
+FRONT_MOVES = {
+    **dict.fromkeys((P.reduce_sum_p, P.reduce_max_p, P.reduce_min_p),
+                    lambda batch, *, axes: {"axes": _up(axes)}),
+    **dict.fromkeys((P.cumsum_p, P.argsort_p, P.take_along_axis_p, P.scatter_add_p), _axis_up),
+    **dict.fromkeys((P.solve_p, P.det_p, P.cholesky_p), lambda batch: {}),
+    P.rev_p: lambda batch, *, dimensions: {"dimensions": _up(dimensions)},
+    P.transpose_p: lambda batch, *, permutation: {"permutation": (0, *_up(permutation))},
+    P.reshape_p: lambda batch, *, new_sizes: {"new_sizes": (batch, *new_sizes)},
+    P.broadcast_in_dim_p: lambda batch, *, shape, broadcast_dimensions: {
+        "shape": (batch, *shape), "broadcast_dimensions": (0, *_up(broadcast_dimensions))},
+    P.concatenate_p: lambda batch, *, dimension: {"dimension": dimension + 1},
+    P.slice_p: lambda batch, *, start_indices, limit_indices: {
+        "start_indices": (0, *start_indices), "limit_indices": (batch, *limit_indices)},
+}
+for _p, _moved in FRONT_MOVES.items():
+    vmap_rules[_p] = partial(front_batch, _p, _moved)
 
 
 def _pad_batch(size, vals, dims, *, padding_config):
@@ -270,17 +221,16 @@ vmap_rules[P.pad_p] = _pad_batch
 def _dot_general_batch(size, vals, dims, *, dimension_numbers):
     (x, y), (dx, dy) = vals, dims
     (lc, rc), (lb, rb) = dimension_numbers
-    shift = lambda axes: tuple(a + 1 for a in axes)  # noqa: E731
     if dx is not None and dy is not None:
         x, y = ops.moveaxis(x, dx, 0), ops.moveaxis(y, dy, 0)
-        dn = ((shift(lc), shift(rc)), ((0,) + shift(lb), (0,) + shift(rb)))
+        dn = ((_up(lc), _up(rc)), ((0,) + _up(lb), (0,) + _up(rb)))
         return ops.dot_general(x, y, dn), 0
     if dx is not None:
         x = ops.moveaxis(x, dx, 0)
-        return ops.dot_general(x, y, ((shift(lc), rc), (shift(lb), rb))), len(lb)
+        return ops.dot_general(x, y, ((_up(lc), rc), (_up(lb), rb))), len(lb)
     y = ops.moveaxis(y, dy, 0)
     x_free = np.ndim(x) - len(lc) - len(lb)
-    return ops.dot_general(x, y, ((lc, shift(rc)), (lb, shift(rb)))), len(lb) + x_free
+    return ops.dot_general(x, y, ((lc, _up(rc)), (lb, _up(rb)))), len(lb) + x_free
 
 
 vmap_rules[P.dot_general_p] = _dot_general_batch

@@ -407,6 +407,21 @@ def _well_conditioned(a, *rest) -> bool:
     return a.ndim >= 2 and a.shape[-1] > 0 and bool(np.all(np.linalg.cond(a) <= MAX_CONDITION))
 
 
+def _gram_cholesky(a):
+    """The lower factor l of a's Gram matrix g = a a^T = l l^T (symmetric, so every
+    system reads it alike), by the Cholesky-Banachiewicz recurrence without a
+    conjugate: analytic, so the complex step differentiates it, where NumPy's
+    complex cholesky factors a Hermitian matrix instead."""
+    g = a @ np.swapaxes(a, -1, -2)
+    l = np.zeros_like(g)
+    for j in range(g.shape[-1]):
+        l[..., j, j] = np.sqrt(g[..., j, j] - np.sum(l[..., j, :j] ** 2, axis=-1))
+        for i in range(j + 1, g.shape[-1]):
+            l[..., i, j] = (g[..., i, j] - np.sum(l[..., i, :j] * l[..., j, :j], axis=-1)
+                            ) / l[..., j, j]
+    return l
+
+
 def _ptp(x, *, axis, keepdims):
     """max less min (NumPy's ptp refuses complex operands; max and min order them by
     the real part first, so they choose the real operand's elements)."""
@@ -792,6 +807,12 @@ OPS: dict[str, OpSpec] = {
                "Jacobi's formula: det(a) trace(a^-1 da)", domain=_well_conditioned,
                contract=("linalg.det",), primitives=("det", "solve", "mul", "reduce_sum"),
                optional=True),
+        OpSpec("cholesky", _gram_cholesky, "jnp.linalg.cholesky({0} @ jnp.swapaxes({0}, -1, -2))",
+               None, operands.square_matrices,
+               "a a^T = l l^T, of condition at most MAX_CONDITION squared: two triangular "
+               "solves and a product", domain=_well_conditioned,
+               contract=("linalg.cholesky", "swapaxes"),
+               primitives=("cholesky", "dot_general", "transpose", "solve", "mul"), optional=True),
         OpSpec("argmax", _at_argmax,
                "jnp.take_along_axis({0}, jnp.argmax({1}, axis={axis}, keepdims=True), "
                "axis={axis})", None, operands.argmax_pair,

@@ -71,7 +71,8 @@ NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum",
                              "tile", "repeat", "diff", "tril", "triu", "diagonal", "trace",
                              "var", "std", "cumprod", "ptp", "vdot", "kron", "rot90",
                              "average", "trapezoid", "einsum", "sort", "take", "median",
-                             "quantile", "convolve", "correlate", "solve", "inv", "det", "argmax",
+                             "quantile", "convolve", "correlate", "solve", "inv", "det", "cholesky",
+                             "argmax",
                              "dynamic_slice", "dynamic_update_slice"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch

@@ -406,6 +406,7 @@ class _Linalg:
 
     inv = staticmethod(lambda a: torch.linalg.inv(_tensor(a)))
     det = staticmethod(lambda a: torch.linalg.det(_tensor(a)))
+    cholesky = staticmethod(lambda a: torch.linalg.cholesky(_tensor(a)))
 
 
 class _Numpy:

@@ -19,7 +19,7 @@ from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # 
 from refimpl import primitives as P
 from refimpl.core import Primitive, aval_of, bind
 from refimpl.jvp import jvp_rules
-from refimpl.vmap import reduction_batch, vmap_rules
+from refimpl.vmap import FRONT_MOVES, front_batch, vmap_rules
 from tests.broken import Witness, bound_reduction, refimpl_numpy_with
 
 FAMILY = "kink"
@@ -44,6 +44,6 @@ def _prod_jvp(primals, tangents, *, axes):
 
 
 jvp_rules[reduce_prod_p] = _prod_jvp
-vmap_rules[reduce_prod_p] = partial(reduction_batch, reduce_prod_p)
+vmap_rules[reduce_prod_p] = partial(front_batch, reduce_prod_p, FRONT_MOVES[P.reduce_sum_p])
 
 numpy = refimpl_numpy_with(prod=bound_reduction(reduce_prod_p))

@@ -20,7 +20,7 @@ from refimpl import primitives as P
 from refimpl.core import aval_of, bind
 from refimpl.jvp import gather_jvp, jvp_rules
 from refimpl.transpose import transpose_rules
-from refimpl.vmap import gather_batch, vmap_rules
+from refimpl.vmap import FRONT_MOVES, front_batch, vmap_rules
 from tests.broken import Witness, refimpl_numpy_with, structural_copy
 
 FAMILY = "batching"
@@ -39,7 +39,8 @@ def _gather_batch(batch, vals, dims, *, axis):
         shape = aval_of(stacked).shape
         first = ops.slice(stacked, [0] * len(shape), [1, *shape[1:]])
         indices, dims = ops.reshape(first, shape[1:]), (dims[0], None)
-    return gather_batch(gather_p, batch, (x, indices), dims, axis=axis)
+    return front_batch(gather_p, FRONT_MOVES[P.take_along_axis_p], batch, (x, indices), dims,
+                       axis=axis)
 
 
 jvp_rules[gather_p] = partial(gather_jvp, gather_p)

@@ -285,6 +285,7 @@ CATCHES = [
                        ("sqrt_jvp_missing_half", "sqrt"),
                        ("convolve_correlates", "convolve"),
                        ("solve_transpose_without_the_transpose", "solve"),
+                       ("cholesky_jvp_keeps_the_whole_diagonal", "cholesky"),
                        # Four rows the grad, vmap and stack properties caught in
                        # programs drawn from the whole language, until it grew to
                        # 45 operations: their reproducers then kept 6 to 15 equations

@@ -158,6 +158,8 @@ OPS = {
                      [(2, 3, 3), (2, 3, 2)], False),
     "linalg.inv": (lambda n: lambda a: n.linalg.inv(a + 3.0 * np.eye(3)), [(2, 3, 3)], False),
     "linalg.det": (lambda n: lambda a: n.linalg.det(a + 3.0 * np.eye(3)), [(2, 3, 3)], False),
+    "linalg.cholesky": (lambda n: lambda a: n.linalg.cholesky(
+        n.matmul(a, n.swapaxes(a, -1, -2)) + 3.0 * np.eye(3)), [(2, 3, 3)], False),
     "einsum_one_operand": (lambda n: lambda x: n.einsum("abc->ca", x), [(2, 3, 4)], False),
     "rot90": (lambda n: lambda x: n.rot90(x, 1) + n.rot90(x, -1) * n.rot90(x, 2),
               [(3, 3, 2)], False),
