@@ -24,7 +24,7 @@ from .compiler import compiled
 from .core import ShapedArray, ShapeError, Tracer, aval_of, bind, primitive, using
 from .custom import stop_gradient
 from .dims import Dim, DimVar, substitute
-from .ir import Jaxpr, Var, eval_jaxpr, jaxpr_cost, typecheck
+from .ir import Eqn, Jaxpr, Var, dce, dce_rules, eval_jaxpr, jaxpr_cost, typecheck
 from .jvp import instantiate, jvp_jaxpr, jvp_rules
 from .linearize import merge, partial_eval_jaxpr, partial_eval_rules, reorder_invars
 from .pytree import tree_flatten, tree_unflatten
@@ -119,6 +119,17 @@ def _cond_shape(pred, *operands, branches):
 cond_p.shape_rule = _cond_shape
 cond_p.impl = lambda pred, *operands, branches: compiled(branches[int(pred)])(*operands)
 cond_p.cost = lambda eqn: max(map(jaxpr_cost, eqn.params["branches"]))
+
+
+def _cond_dce(eqn, used):
+    """The cond of its `used` outputs: each branch computes those alone (a checkpoint's
+    forward then drops the residuals its linearization would need)."""
+    keep = lambda outs: [v for v, u in zip(outs, used) if u]  # noqa: E731
+    branches = tuple(dce(Jaxpr(b.invars, b.eqns, keep(b.outvars))) for b in eqn.params["branches"])
+    return Eqn(eqn.primitive, eqn.invars, keep(eqn.outvars), {**eqn.params, "branches": branches})
+
+
+dce_rules[cond_p] = _cond_dce
 
 
 def _branches_out_mask(transform, branches, in_mask):

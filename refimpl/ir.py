@@ -112,7 +112,7 @@ def simplify(jaxpr):
         seen[key] = new = Eqn(eqn.primitive, invars, eqn.outvars, eqn.params)
         eqns.append(new)
     outvars = [rename.get(id(v), v) for v in jaxpr.outvars]
-    return _dce(Jaxpr(jaxpr.invars, eqns, outvars, jaxpr.constvars, jaxpr.consts))
+    return dce(Jaxpr(jaxpr.invars, eqns, outvars, jaxpr.constvars, jaxpr.consts))
 
 
 def _atom_key(v):
@@ -129,10 +129,20 @@ def _param_key(p):
     return id(p) if isinstance(p, Jaxpr) else p
 
 
-def _dce(jaxpr):
+# Per primitive of several outputs, the equation that computes only those `dce`
+# finds read (`rule(eqn, used)`): a `cond` prunes its branches (control.py), as
+# JAX's dce rules do; without one, an equation any of whose outputs is read stays.
+dce_rules = {}
+
+
+def dce(jaxpr):
+    """`jaxpr` without the equations (and, by `dce_rules`, the outputs) nothing reads."""
     live, kept = {id(v) for v in jaxpr.outvars}, []
     for eqn in reversed(jaxpr.eqns):
-        if any(id(v) in live for v in eqn.outvars):
+        used = [id(v) in live for v in eqn.outvars]
+        if any(used):
+            rule = dce_rules.get(eqn.primitive)
+            eqn = eqn if rule is None or all(used) else rule(eqn, used)
             kept.append(eqn)
             live.update(id(v) for v in eqn.invars if isinstance(v, Var))
     return Jaxpr(jaxpr.invars, kept[::-1], jaxpr.outvars, jaxpr.constvars, jaxpr.consts)

@@ -175,3 +175,19 @@ def test_fori_loop_lowers_to_scan_and_is_differentiable():
 def test_scan_with_zero_length_and_no_ys():
     carry, ys = R.lax.scan(lambda c, x: (c + x, None), 1.0, np.zeros((0,)))
     assert carry == 1.0 and ys is None
+
+
+def test_a_cond_computes_only_the_outputs_that_are_read():
+    """A checkpoint's forward in reverse mode reads its cond's value alone, and the
+    branches drop the residuals of their linearization (the gradient's work stays
+    within the cheap gradient principle)."""
+    def f(x):
+        inner = R.checkpoint(lambda a: R.lax.cond(R.numpy.sum(a) > 1.0, lambda b: b,
+                                                  lambda b: R.numpy.arctan2(b, 2.0), a))
+        return R.numpy.sum(x * inner(x))
+
+    forward = R.make_jaxpr(R.grad(f))(np.array([0.5, -1.0])).eqns[0].params["jaxpr"]
+    (cond,) = [eqn for eqn in forward.eqns if eqn.primitive.name == "cond"]
+    assert len(cond.outvars) == 1
+    assert [len(b.outvars) for b in cond.params["branches"]] == [1, 1]
+    assert len(cond.params["branches"][0].eqns) == 2  # false: arctan2 and its broadcast 2.0
