@@ -3,11 +3,12 @@
 The contract is docs/sut-api.md; this module maps it onto `mlx.core` and adds
 no differentiation or batching of its own, so what the suite finds is MLX's.
 
-* Every array is float64 on the CPU device, the only one where MLX has
-  float64.  MLX's default dtype is float32 and it keeps it on entry:
-  `mx.array(np.array([1.0]))` is float32, so the boundary passes
-  `dtype=mx.float64` explicitly.  A Python float meeting a float64 array
-  stays float64 (MLX's scalars are weak, as JAX's are).
+* Arrays run on the CPU device, the only one where MLX has float64.  A
+  float32 input stays float32 (MLX's default dtype) and any other float
+  becomes float64: MLX keeps float32 on entry, `mx.array(np.array([1.0]))`
+  is float32, so the boundary passes the dtype explicitly.  A Python number
+  reaches MLX as it is, weak as in JAX (`x32 * 2.0` is float32), and
+  float32 with float64 is float64, as in NumPy and JAX.
 * `jvp`, `vjp`, `grad`, `vmap` are `mx.jvp`, `mx.vjp`, `mx.grad`, `mx.vmap`.
   MLX's take flat lists of arrays (`mx.vjp(fun, primals, cotangents)` runs
   the function and its pullback in one call), so pytrees are flattened here,
@@ -62,7 +63,7 @@ import numpy as np
 
 mx.set_default_device(mx.cpu)
 
-__version__ = f"mlx {mx.__version__} (CPU, float64)"
+__version__ = f"mlx {mx.__version__} (CPU)"
 
 __sut_unsupported__ = frozenset({
     # A value-dependent loop: mx.compile and mx.vmap refuse to read the predicate.
@@ -78,9 +79,6 @@ __sut_unsupported__ = frozenset({
     "sin",
     "cos",
     "tan",
-    # This shim makes every array float64 at the boundary (above), so it
-    # computes in float64 only, although float32 is MLX's default dtype.
-    "float32",
 })
 
 # MLX's float64 exp, sin and cos on the CPU use float32 approximations
@@ -102,17 +100,22 @@ __sut_accuracy__ = {
 # ----------------------------------------------------------------------------- boundary
 
 def _array(x):
-    """An operand as an MLX array: float64, or bool for predicates."""
+    """An operand as an MLX array: float32 stays float32, any other number becomes
+    float64, and a boolean (a predicate) stays boolean."""
     if isinstance(x, mx.array):
         return x
-    if isinstance(x, (bool, np.bool_)):
-        return mx.array(bool(x))
-    if isinstance(x, (int, float, np.floating)):
-        return mx.array(float(x), dtype=mx.float64)
     x = np.asarray(x)
     if x.dtype == np.bool_:
         return mx.array(x)
+    if x.dtype == np.float32:
+        return mx.array(x, dtype=mx.float32)
     return mx.array(x.astype(np.float64), dtype=mx.float64)
+
+
+def _operand(x):
+    """An operand of an elementwise function: a Python number as it is (weak: it
+    takes the other operand's dtype, as in JAX), anything else `_array`'s."""
+    return x if type(x) in (int, float) else _array(x)
 
 
 def _leaf_in(x):
@@ -369,7 +372,7 @@ def checkpoint(fun):
 # ----------------------------------------------------------------------------- numpy
 
 class _Numpy:
-    """The contract's NumPy-signature functions on MLX arrays (float64): those whose
+    """The contract's NumPy-signature functions on MLX arrays: those whose
     MLX function means something else, here; the rest, `_TWINS`."""
 
     @staticmethod
@@ -421,8 +424,8 @@ _TWINS = {"add": mx.add, "subtract": mx.subtract, "multiply": mx.multiply,
 
 
 def _on_arrays(op):
-    """`op` with every argument made a float64 MLX array (booleans stay boolean) first."""
-    return lambda *args: op(*map(_array, args))
+    """`op` with every argument made an MLX array (`_operand`) first."""
+    return lambda *args: op(*map(_operand, args))
 
 
 for _name, _op in _TWINS.items():
@@ -482,7 +485,7 @@ class _Lax:
         leaves, structure = _flatten(_inputs(xs))
         length = leaves[0].shape[0]
         if length == 0:  # one step on zeros, only for the shapes of ys
-            zeros = _unflatten(structure, [mx.zeros(leaf.shape[1:], dtype=mx.float64)
+            zeros = _unflatten(structure, [mx.zeros(leaf.shape[1:], dtype=leaf.dtype)
                                            for leaf in leaves])
             _, y = f(carry, zeros)
             y_leaves, y_structure = _flatten(y)
