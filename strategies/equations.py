@@ -83,7 +83,7 @@ class Scope:
         # compute from them through an operand a derivative flows through.  A
         # custom_vjp function takes one of them first, so that the grad meets
         # it first: called on values only an outer jvp differentiates, it
-        # meets forward mode, an error (`constructs.build_custom`).  None: no
+        # meets forward mode, an error (`constructs.build_custom_vjp`).  None: no
         # nested grad around, every variable carries the derivative around.
         self.carrying: set[str] | None = None
         self.block_name = ""
