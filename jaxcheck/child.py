@@ -83,6 +83,14 @@ HUNT_SKIP = "jaxcheck hunt: time slice over"
 # this much shrinking.
 PROVISIONAL_SECONDS = 1.0
 
+# Hypothesis's errors for a failing example that went otherwise when run again
+# (`hypothesis.errors.Flaky`'s kinds).  jaxcheck's strategies depend on nothing
+# but their draws, and a property draws again after each SUT call: after a
+# failing example, this is the SUT not doing the same twice on one input.
+_RAN_OTHERWISE = ("FlakyStrategyDefinition", "FlakyFailure", "Flaky")
+_RAN_OTHERWISE_SAYS = ("the SUT failed an example, then did not do the same when Hypothesis ran "
+                       "it again (the SUT is flaky; the first failure's reproducer is kept): ")
+
 # How often the child looks whether its parent is still there (a getppid call).
 PARENT_CHECK_SECONDS = 0.5
 
@@ -254,6 +262,8 @@ class Child:
     @pytest.hookimpl
     def pytest_runtest_logfinish(self, nodeid):
         tally = self.tally
+        if tally.provisional:
+            _keep_first_failure(tally)
         final = {path for failure in tally.failures for path in failure["reproducers"]}
         for failure in tally.failures:
             for message in failure.get("trouble", []):
@@ -262,6 +272,20 @@ class Child:
             for old in set(tally.provisional) - final:  # shrinking replaced them
                 Path(old).unlink(missing_ok=True)
         self.channel.send(RESULT, **tally.record())
+
+
+def _keep_first_failure(tally: Tally) -> None:
+    """A failure Hypothesis ended without a reproducer, after a failing example was
+    saved, keeps that example's: Hypothesis's own error for an example that went
+    otherwise when run again says so in the SUT's words."""
+    for failure in tally.failures:
+        if failure["reproducers"] or failure.get("unsaved"):
+            continue
+        failure["reproducers"] = list(tally.provisional)
+        if failure["error"].split(":", 1)[0] in _RAN_OTHERWISE:
+            failure["error"] = _RAN_OTHERWISE_SAYS + failure["error"]
+    if tally.message.removeprefix("hypothesis.errors.").split(":", 1)[0] in _RAN_OTHERWISE:
+        tally.message = (_RAN_OTHERWISE_SAYS + tally.message)[:MESSAGE_CHARACTERS]
 
 
 def _evidence(text: str) -> str:

@@ -7,11 +7,14 @@ it).  The properties that meet the broken transformation are reported as
 crashed or hung, each with the reproducer of the exact call, and the
 others still run and pass.  Wall-clock seconds are not asserted (they are
 in docs/benchmarks.md); that a hang is not shrunk through is: the property
-ends on its first time-out, with one reproducer.
+ends on its first time-out, with one reproducer.  A flaky SUT, which fails
+an example and then does otherwise on it, keeps its first failure's
+reproducer and is named flaky.
 """
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +54,20 @@ def test_a_hang_ends_its_property_at_the_first_time_out(tmp_path, shim):
     assert hung["examples"] == 1 and len(hung["reproducers"]) == 1, hung
     assert "sut.jvp(" in open(hung["reproducers"][0]).read()
     assert found["test_jit_retraces_for_a_new_shape"]["outcome"] == "passed", found
+
+
+def test_a_flaky_sut_keeps_the_reproducer_of_its_first_failure_and_is_named_flaky(tmp_path):
+    """The SUT fails an example, and otherwise when Hypothesis runs it again (it
+    fails earlier, so the property draws less): Hypothesis ends the property with
+    an error of its own, which names no example.  The failing example saved when
+    it was first met stays on disk and in the record, and the verdict says the
+    SUT did not do the same twice, not that jaxcheck's data generation varies."""
+    run = jaxcheck("check", "--sut", "tests.shims.flaky_after_a_failure", "--profile", "triage",
+                   "--only", "test_each_operand_rank_combination_under_every_mode[sin]",
+                   "--out", str(tmp_path))
+    assert run.returncode == 1, run.stdout + run.stderr
+    (verdict,) = verdicts(tmp_path).values()
+    assert verdict["outcome"] == "failed", verdict
+    assert "did not do the same when Hypothesis ran it again" in verdict["message"], verdict
+    assert verdict["failures"] and all(f["reproducers"] for f in verdict["failures"]), verdict
+    assert all(Path(path).exists() for path in verdict["reproducers"]), verdict
