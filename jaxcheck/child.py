@@ -275,15 +275,15 @@ class Child:
 
 
 def _keep_first_failure(tally: Tally) -> None:
-    """A failure Hypothesis ended without a reproducer, after a failing example was
-    saved, keeps that example's: Hypothesis's own error for an example that went
-    otherwise when run again says so in the SUT's words."""
+    """After a failing example was saved, Hypothesis's own error for an example that
+    went otherwise when run again says so in the SUT's words and, naming no example
+    itself, keeps the saved one's reproducer."""
     for failure in tally.failures:
-        if failure["reproducers"] or failure.get("unsaved"):
+        if failure["error"].split(":", 1)[0] not in _RAN_OTHERWISE:
             continue
-        failure["reproducers"] = list(tally.provisional)
-        if failure["error"].split(":", 1)[0] in _RAN_OTHERWISE:
-            failure["error"] = _RAN_OTHERWISE_SAYS + failure["error"]
+        failure["error"] = _RAN_OTHERWISE_SAYS + failure["error"]
+        if not failure["reproducers"] and not failure.get("unsaved"):
+            failure["reproducers"] = list(tally.provisional)
     if tally.message.removeprefix("hypothesis.errors.").split(":", 1)[0] in _RAN_OTHERWISE:
         tally.message = (_RAN_OTHERWISE_SAYS + tally.message)[:MESSAGE_CHARACTERS]
 
