@@ -40,7 +40,8 @@ no differentiation or batching of its own, so what the suite finds is MLX's.
   no reverse mode from a forward rule); a custom_vjp's `vjp` runs `fwd` again
   for the residuals, MLX handing it the primals.  `checkpoint` is
   `mx.checkpoint`, `lax.stop_gradient` `mx.stop_gradient`.  What they met
-  is docs/findings.md, M14 and M15; under `ci` their construct rows fail
+  is docs/findings.md, M14, M15 and M16 (`mx.checkpoint` differentiates
+  by its arguments only); under `ci` their construct rows fail
   first through M1.
 * Not mapped: the operations that joined the contract after MLX's runs were
   classified (docs/findings.md), which the header lists as lacking.  Mapping
