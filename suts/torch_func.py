@@ -325,12 +325,15 @@ class custom_jvp:
 
             @staticmethod
             def setup_context(ctx, inputs, output):
-                ctx.primals = inputs
+                # Saved for each mode as torch.func asks (a tensor kept on ctx
+                # itself is not transformed); saving them for backward alone
+                # makes jvp of vmap raise (docs/findings.md, T25).
                 ctx.save_for_backward(*inputs)
+                ctx.save_for_forward(*inputs)
 
             @staticmethod
             def jvp(ctx, *tangents):
-                return rule(ctx.primals, tangents)[1]
+                return rule(ctx.saved_tensors, tangents)[1]
 
             @staticmethod
             def backward(ctx, cotangent):
