@@ -18,13 +18,14 @@ constants the meta-tests read, `FAMILY` (a key of `FAMILIES`) and
 on refimpl and holds them to differ as `Witness.shows` says.
 """
 
+from functools import partial
 from types import SimpleNamespace
 from typing import NamedTuple
 
 from refimpl import numpy as refimpl_numpy
 from refimpl.core import Primitive, aval_of, bind
 from refimpl.pytree import argnums_tuple, tree_flatten, tree_unflatten
-from refimpl.vmap import defelementwise
+from refimpl.vmap import FRONT_MOVES, defelementwise, front_batch, vmap_rules
 
 # The rule families a bug can live in, one vocabulary for every shim's FAMILY.
 FAMILIES = {
@@ -95,11 +96,14 @@ def elementwise_copy(prim) -> Primitive:
 
 def structural_copy(prim) -> Primitive:
     """A copy of refimpl's non-elementwise `prim` (value, shape rule, cost, jit
-    source), with no rules yet: the shim registers each rule for the copy, the
-    broken one among them, and no existing entry changes."""
+    source, and batching rule where refimpl batches it at the front,
+    `FRONT_MOVES`), with no other rules yet: the shim registers each for the
+    copy, the broken one among them, and no existing entry changes."""
     copy = Primitive(prim.name, transposable=prim.transposable)
     copy.impl, copy.shape_rule, copy.cost, copy.source = (prim.impl, prim.shape_rule, prim.cost,
                                                           prim.source)
+    if prim in FRONT_MOVES:
+        vmap_rules[copy] = partial(front_batch, copy, FRONT_MOVES[prim])
     return copy
 
 

@@ -12,7 +12,6 @@ Family: jvp.  Smallest input:
 `jvp(lambda a: numpy.linalg.cholesky(a @ numpy.swapaxes(a, -1, -2)), (np.eye(2),), (np.eye(2),))`.
 """
 
-from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -23,7 +22,6 @@ from refimpl import numpy as refimpl_numpy
 from refimpl import primitives as P
 from refimpl.core import Tracer, aval_of, bind
 from refimpl.jvp import defjvp
-from refimpl.vmap import FRONT_MOVES, front_batch, vmap_rules
 from tests.broken import Witness, refimpl_numpy_with, structural_copy
 
 FAMILY = "jvp"
@@ -43,7 +41,6 @@ def _cholesky_jvp(t, l, a):
 
 
 defjvp(cholesky_p, _cholesky_jvp)
-vmap_rules[cholesky_p] = partial(front_batch, cholesky_p, FRONT_MOVES[P.cholesky_p])
 
 
 def cholesky(a):

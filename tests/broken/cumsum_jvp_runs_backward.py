@@ -9,7 +9,6 @@ this rule.
 Family: jvp.  Smallest input: `jvp(numpy.cumsum, (np.zeros(2),), (np.array([1.0, 0.0]),))`.
 """
 
-from functools import partial
 
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
@@ -17,7 +16,6 @@ from refimpl import primitives as P
 from refimpl.core import bind
 from refimpl.jvp import instantiate, jvp_rules
 from refimpl.transpose import transpose_rules
-from refimpl.vmap import FRONT_MOVES, front_batch, vmap_rules
 from tests.broken import Witness, bound_cumsum, refimpl_numpy_with, structural_copy
 
 FAMILY = "jvp"
@@ -30,7 +28,6 @@ jvp_rules[cumsum_p] = lambda primals, tangents, *, axis, reverse: (
     bind(cumsum_p, primals[0], axis=axis, reverse=reverse),
     bind(cumsum_p, instantiate(tangents[0], primals[0]), axis=axis,
          reverse=not reverse))  # correct: reverse=reverse
-vmap_rules[cumsum_p] = partial(front_batch, cumsum_p, FRONT_MOVES[P.cumsum_p])
 transpose_rules[cumsum_p] = lambda ct, x, *, axis, reverse: [
     bind(cumsum_p, ct, axis=axis, reverse=not reverse)]
 

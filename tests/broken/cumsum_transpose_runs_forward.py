@@ -9,7 +9,6 @@ transpose rule keeps the direction.
 Family: transpose.  Smallest input: `vjp(numpy.cumsum, np.zeros(2))[1](np.array([1.0, 0.0]))`.
 """
 
-from functools import partial
 
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
@@ -17,7 +16,6 @@ from refimpl import primitives as P
 from refimpl.core import bind
 from refimpl.jvp import deflinear
 from refimpl.transpose import transpose_rules
-from refimpl.vmap import FRONT_MOVES, front_batch, vmap_rules
 from tests.broken import Witness, bound_cumsum, refimpl_numpy_with, structural_copy
 
 FAMILY = "transpose"
@@ -27,7 +25,6 @@ __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 cumsum_p = structural_copy(P.cumsum_p)
 deflinear(cumsum_p)
-vmap_rules[cumsum_p] = partial(front_batch, cumsum_p, FRONT_MOVES[P.cumsum_p])
 transpose_rules[cumsum_p] = lambda ct, x, *, axis, reverse: [
     bind(cumsum_p, ct, axis=axis, reverse=reverse)]  # correct: reverse=not reverse
 

@@ -11,14 +11,12 @@ primitive with this rule.
 Family: kink.  Smallest input: `jvp(numpy.max, (np.ones(2),), (np.ones(2),))`.
 """
 
-from functools import partial
 
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
 from refimpl.core import aval_of, bind
 from refimpl.jvp import jvp_rules
-from refimpl.vmap import FRONT_MOVES, front_batch, vmap_rules
 from tests.broken import Witness, bound_reduction, refimpl_numpy_with, structural_copy
 
 FAMILY = "kink"
@@ -41,7 +39,6 @@ def _max_jvp(primals, tangents, *, axes):
 
 
 jvp_rules[reduce_max_p] = _max_jvp
-vmap_rules[reduce_max_p] = partial(front_batch, reduce_max_p, FRONT_MOVES[P.reduce_max_p])
 
 
 numpy = refimpl_numpy_with(max=bound_reduction(reduce_max_p))

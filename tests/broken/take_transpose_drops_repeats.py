@@ -23,7 +23,6 @@ from refimpl import primitives as P
 from refimpl.core import bind
 from refimpl.jvp import gather_jvp, jvp_rules
 from refimpl.transpose import transpose_rules
-from refimpl.vmap import FRONT_MOVES, front_batch, vmap_rules
 from tests.broken import Witness, refimpl_numpy_with, structural_copy
 
 FAMILY = "transpose"
@@ -47,7 +46,6 @@ put_p.source = None  # no template: jit calls the impl above
 
 for _prim in (gather_p, put_p):
     jvp_rules[_prim] = partial(gather_jvp, _prim)
-    vmap_rules[_prim] = partial(front_batch, _prim, FRONT_MOVES[P.take_along_axis_p])
 transpose_rules[gather_p] = lambda ct, x, indices, *, axis: [
     bind(put_p, ct, indices, axis=axis, size=x.shape[axis]), None]
 transpose_rules[put_p] = lambda ct, x, indices, *, axis, size: [
