@@ -59,6 +59,13 @@ def positive_number(text: str) -> float:
     return value
 
 
+def seed(text: str) -> int:
+    """--seed: Hypothesis's seed, a whole number from 0."""
+    if not text.isdigit():
+        raise Refused(f"expected a whole number from 0, such as 1, got {text!r}")
+    return int(text)
+
+
 def sut_timeout(text: str) -> float:
     """--sut-timeout: seconds from 0 (no limit) to `MAX_SUT_TIMEOUT`."""
     value = _number(text)

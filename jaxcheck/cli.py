@@ -1,6 +1,6 @@
 """The `jaxcheck` command: check, hunt, replay, report.
 
-    jaxcheck check  --sut NAME [--profile ci|dev|thorough] [--jobs N]
+    jaxcheck check  --sut NAME [--profile ci|dev|thorough] [--seed N] [--jobs N] [--shard K/N]
     jaxcheck hunt   --sut NAME --minutes M [--jobs N] [--out DIR] [--db PATH|URL]
     jaxcheck replay PATH...
     jaxcheck report --sut A [--sut B ...] [--from VERDICTS ...] [--out DIR] [--findings FILE]
@@ -100,6 +100,10 @@ def parser() -> argparse.ArgumentParser:
                        help="run the K-th of N shares of the properties (every N-th in "
                             "collection order), for N machines; `report --from` the N "
                             "verdicts.json draws them as one column")
+    check.add_argument("--seed", type=arguments.seed, metavar="N",
+                       help="Hypothesis's seed, for a profile that is not derandomized (dev, "
+                            "thorough, slow): the same seed draws the same examples, so the "
+                            "shards of a run draw what one run draws")
     check.add_argument("--max-shrinks", type=arguments.whole_number, metavar="N",
                        help="report a failure after N successful shrinks (default: shrink "
                             "until nothing smaller fails): a quicker, larger reproducer")
@@ -189,7 +193,8 @@ def _options(args, sut: str, out: Path, described: list[str] | None = None,
 
 def _header(command: str, options: RunOptions, described: list[str], count: int,
             run_dir: Path) -> None:
-    print(f"jaxcheck {command}: {count} properties, profile {options.profile}, "
+    seed = "" if options.seed is None else f", seed {options.seed}"
+    print(f"jaxcheck {command}: {count} properties, profile {options.profile}{seed}, "
           f"{options.jobs} job(s)\n  SUT: {described[0]}\n  reference: {described[1]}\n"
           f"  reproducers: {table.relative(str(options.out))}/  logs: "
           f"{table.relative(str(run_dir))}/", flush=True)
@@ -206,7 +211,8 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str],
     def keep(verdicts: list[Verdict]) -> Path | None:
         try:
             return record.write(path, record.Column(options.sut, described[0],
-                                                    options.profile, verdicts, shard))
+                                                    options.profile, verdicts, shard,
+                                                    options.seed))
         except OSError as exc:
             if not told:
                 told.append(exc)
@@ -239,7 +245,11 @@ def check(args) -> int:
         args.profile = "triage"
         quick = {"deadline": time.time() + 60 * QUICK_MINUTES,
                  "max_shrinks": args.max_shrinks or QUICK_SHRINKS}
-    options, described = _options(args, args.sut, args.out,
+    if args.seed is not None and profiles.PROFILES[args.profile].get("derandomize"):
+        raise UsageError(f"--seed: the profile {args.profile} is derandomized (the same "
+                         "examples every run, whatever the seed); give --profile dev, "
+                         "thorough or slow with --seed")
+    options, described = _options(args, args.sut, args.out, seed=args.seed,
                                   **{"max_shrinks": args.max_shrinks, **quick})
     nodeids = collect(options, args.only)
     if args.shard:

@@ -33,11 +33,13 @@ class Column:
     profile: str
     verdicts: list[Verdict]
     shard: str | None = None  # "K/N": the share of the properties it ran (check --shard)
+    seed: int | None = None  # Hypothesis's seed (check --seed)
 
     def as_json(self, base: Path) -> dict:
-        shard = {"shard": self.shard} if self.shard else {}
+        kept = {name: getattr(self, name) for name in ("shard", "seed")
+                if getattr(self, name) is not None}
         return {"sut": self.sut, "description": self.description, "profile": self.profile,
-                **shard, "verdicts": [_paths(asdict(v), lambda p: os.path.relpath(p, base))
+                **kept, "verdicts": [_paths(asdict(v), lambda p: os.path.relpath(p, base))
                                       for v in self.verdicts]}
 
 
@@ -141,21 +143,24 @@ def _column(data, path: Path, where: str) -> Column:
                 for i, item in enumerate(data["verdicts"])]
     if data.get("shard") is not None and not _SHARD.fullmatch(data["shard"]):
         raise RecordError(f"{where}: 'shard' must read K/N, got {reprlib.repr(data['shard'])}")
+    seed = data.get("seed")
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise RecordError(f"{where}: 'seed' must be a whole number, got {reprlib.repr(seed)}")
     return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
-                  verdicts, data.get("shard"))
+                  verdicts, data.get("shard"), seed)
 
 
 _SHARD = re.compile(r"(\d+)/(\d+)")
 
 
 def merged(columns: list[Column]) -> list[Column]:
-    """The columns, the shards of one run (one SUT, as it described itself, and one
-    profile) joined into one column in the order of their shards; a shard given
+    """The columns, the shards of one run (one SUT, as it described itself, one
+    profile and one seed) joined into one column in the order of their shards; a shard given
     twice, or shards of different counts, is an error, and a run missing shards
     is said in the description."""
     groups: dict[tuple, list[Column]] = {}
     for column in columns:
-        key = (column.description, column.profile) if column.shard else id(column)
+        key = (column.description, column.profile, column.seed) if column.shard else id(column)
         groups.setdefault(key, []).append(column)
     joined = []
     for group in groups.values():
@@ -174,7 +179,7 @@ def merged(columns: list[Column]) -> list[Column]:
         description = group[0].description + (
             f" [shards {', '.join(map(str, missing))} of {count} missing]" if missing else "")
         joined.append(Column(group[0].sut, description, group[0].profile,
-                             [v for _, c in shards for v in c.verdicts]))
+                             [v for _, c in shards for v in c.verdicts], seed=group[0].seed))
     return joined
 
 

@@ -89,6 +89,7 @@ class RunOptions:
     fresh: bool = False  # draw fresh examples until the deadline (a hunt)
     db: str | None = None
     max_shrinks: int | None = None  # successful shrinks before a failure is reported
+    seed: int | None = None  # Hypothesis's seed for every property (a profile not derandomized)
 
 
 # Every outcome a property can have, in the order a summary counts them:
@@ -181,6 +182,8 @@ def pytest_command(options: RunOptions, *args: str) -> list[str]:
                "--rootdir", str(ROOT), "--confcutdir", str(ROOT), "-p", "no:cacheprovider",
                "--sut", options.sut, "--reference", options.reference,
                "--hypothesis-profile", options.profile, "--sut-timeout", f"{options.timeout:g}"]
+    if options.seed is not None:
+        command.append(f"--hypothesis-seed={options.seed}")
     return command + list(args)
 
 
