@@ -45,6 +45,9 @@ QUICK_SHRINKS = 20
 # this often into a log (where every line stays).
 STATUS_SECONDS = {True: 1.0, False: 30.0}
 
+# The profiles whose examples a seed chooses (the others draw the same every run).
+SEEDED = [name for name, values in profiles.PROFILES.items() if not values.get("derandomize")]
+
 
 class UsageError(Exception):
     """Bad input to the command: the message says what and what to do."""
@@ -101,9 +104,9 @@ def parser() -> argparse.ArgumentParser:
                             "collection order), for N machines; `report --from` the N "
                             "verdicts.json draws them as one column")
     check.add_argument("--seed", type=arguments.seed, metavar="N",
-                       help="Hypothesis's seed, for a profile that is not derandomized (dev, "
-                            "thorough, slow): the same seed draws the same examples, so the "
-                            "shards of a run draw what one run draws")
+                       help="Hypothesis's seed, for a profile that is not derandomized "
+                            f"({', '.join(SEEDED)}): the same seed draws the same examples, "
+                            "so the shards of a run draw what one run draws")
     check.add_argument("--max-shrinks", type=arguments.whole_number, metavar="N",
                        help="report a failure after N successful shrinks (default: shrink "
                             "until nothing smaller fails): a quicker, larger reproducer")
@@ -247,8 +250,8 @@ def check(args) -> int:
                  "max_shrinks": args.max_shrinks or QUICK_SHRINKS}
     if args.seed is not None and profiles.PROFILES[args.profile].get("derandomize"):
         raise UsageError(f"--seed: the profile {args.profile} is derandomized (the same "
-                         "examples every run, whatever the seed); give --profile dev, "
-                         "thorough or slow with --seed")
+                         "examples every run, whatever the seed); give --seed with one of "
+                         f"the profiles {', '.join(SEEDED)}")
     options, described = _options(args, args.sut, args.out, seed=args.seed,
                                   **{"max_shrinks": args.max_shrinks, **quick})
     nodeids = collect(options, args.only)

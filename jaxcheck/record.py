@@ -155,9 +155,9 @@ _SHARD = re.compile(r"(\d+)/(\d+)")
 
 def merged(columns: list[Column]) -> list[Column]:
     """The columns, the shards of one run (one SUT, as it described itself, one
-    profile and one seed) joined into one column in the order of their shards; a shard given
-    twice, or shards of different counts, is an error, and a run missing shards
-    is said in the description."""
+    profile and one seed) joined into one column in the order of their shards; a
+    shard given twice, or shards of different counts, is an error, and a run
+    missing shards is said in the description."""
     groups: dict[tuple, list[Column]] = {}
     for column in columns:
         key = (column.description, column.profile, column.seed) if column.shard else id(column)
