@@ -204,7 +204,7 @@ def _header(command: str, options: RunOptions, described: list[str], count: int,
 
 
 def _recorder(run_dir: Path, options: RunOptions, described: list[str],
-              shard: str | None = None):
+              shard: str | None = None, collection: str | None = None):
     """What keeps the run's record on disk as verdicts come (and failures are found),
     so an interruption at any moment leaves it; a record that cannot be written is
     jaxcheck's trouble, said once, and never the SUT's."""
@@ -215,7 +215,7 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str],
         try:
             return record.write(path, record.Column(options.sut, described[0],
                                                     options.profile, verdicts, shard,
-                                                    options.seed))
+                                                    options.seed, collection))
         except OSError as exc:
             if not told:
                 told.append(exc)
@@ -255,15 +255,17 @@ def check(args) -> int:
     options, described = _options(args, args.sut, args.out, seed=args.seed,
                                   **{"max_shrinks": args.max_shrinks, **quick})
     nodeids = collect(options, args.only)
+    sharded = {}
     if args.shard:
+        sharded = {"shard": "/".join(map(str, args.shard)),
+                   "collection": record.collection(nodeids)}
         everything = len(nodeids)
         nodeids = shard(nodeids, *args.shard)
         print(f"jaxcheck check: shard {args.shard[0]}/{args.shard[1]}: {len(nodeids)} of "
               f"{everything} properties", flush=True)
     run_dir = new_run_dir(options.out, "check", args.sut)
     _header("check", options, described, len(nodeids), run_dir)
-    keep = _recorder(run_dir, options, described,
-                     shard="/".join(map(str, args.shard)) if args.shard else None)
+    keep = _recorder(run_dir, options, described, **sharded)
     status = _Status(time.time())
     found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
                 on_change=keep)

@@ -12,6 +12,7 @@ in any checkout.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -34,9 +35,11 @@ class Column:
     verdicts: list[Verdict]
     shard: str | None = None  # "K/N": the share of the properties it ran (check --shard)
     seed: int | None = None  # Hypothesis's seed (check --seed)
+    # A shard's: which properties the shares were dealt from (`collection`).
+    collection: str | None = None
 
     def as_json(self, base: Path) -> dict:
-        kept = {name: getattr(self, name) for name in ("shard", "seed")
+        kept = {name: getattr(self, name) for name in ("shard", "seed", "collection")
                 if getattr(self, name) is not None}
         return {"sut": self.sut, "description": self.description, "profile": self.profile,
                 **kept, "verdicts": [_paths(asdict(v), lambda p: os.path.relpath(p, base))
@@ -127,7 +130,7 @@ def _column(data, path: Path, where: str) -> Column:
         raise RecordError(f"{where}: not a run's record (a column needs 'sut', 'profile' and "
                           "'verdicts'); give the verdicts.json a jaxcheck check, hunt or "
                           "report wrote")
-    for name in ("sut", "profile", "description", "shard"):  # null where none was kept
+    for name in ("sut", "profile", "description", "shard", "collection"):  # null: none kept
         if data.get(name) is not None and not isinstance(data[name], str):
             raise RecordError(f"{where}: {name!r} must be a string, got "
                               f"{reprlib.repr(data[name])}")
@@ -144,10 +147,18 @@ def _column(data, path: Path, where: str) -> Column:
     if data.get("shard") is not None and not _SHARD.fullmatch(data["shard"]):
         raise RecordError(f"{where}: 'shard' must read K/N, got {reprlib.repr(data['shard'])}")
     seed = data.get("seed")
-    if seed is not None and (type(seed) is not int or seed < 0):
+    if seed is not None and not _count(seed):
         raise RecordError(f"{where}: 'seed' must be a whole number, got {reprlib.repr(seed)}")
     return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
-                  verdicts, data.get("shard"), seed)
+                  verdicts, data.get("shard"), seed, data.get("collection"))
+
+
+def collection(nodeids: list[str]) -> str:
+    """The properties a run's shares are dealt from, in their order, in a few
+    characters: shards dealt from different lists (another checkout, another
+    `--only`) would overlap and leave gaps, so they must not be joined."""
+    digest = hashlib.sha256("\n".join(nodeids).encode()).hexdigest()[:16]
+    return f"{len(nodeids)} properties, sha256 {digest}"
 
 
 _SHARD = re.compile(r"(\d+)/(\d+)")
@@ -175,11 +186,17 @@ def merged(columns: list[Column]) -> list[Column]:
                               f"({', '.join(c.shard for _, c in shards)}): give each of "
                               "K/N once, with one N")
         (count,) = counts
+        dealt = {c.collection for _, c in shards} - {None}
+        if len(dealt) > 1:
+            raise RecordError(f"the shards of {group[0].description} were dealt from different "
+                              f"properties ({'; '.join(sorted(dealt))}): run every shard from "
+                              "one checkout, with one --only")
         missing = sorted(set(range(1, count + 1)) - set(indexes))
         description = group[0].description + (
             f" [shards {', '.join(map(str, missing))} of {count} missing]" if missing else "")
         joined.append(Column(group[0].sut, description, group[0].profile,
-                             [v for _, c in shards for v in c.verdicts], seed=group[0].seed))
+                             [v for _, c in shards for v in c.verdicts], seed=group[0].seed,
+                             collection=next(iter(dealt), None)))
     return joined
 
 

@@ -1,7 +1,7 @@
 """A run spread over machines: `check --shard K/N` runs a share, `report --from` joins them."""
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -59,6 +59,8 @@ def test_two_shards_of_a_seeded_check_draw_the_column_one_run_draws(tmp_path):
     whole = record.read(_check(tmp_path / "whole"))[0]
     shards = [_check(tmp_path / f"shard{index}", "--shard", f"{index}/2") for index in (1, 2)]
     assert [record.read(path)[0].seed for path in shards] == [3, 3]
+    (dealt,) = {record.read(path)[0].collection for path in shards}
+    assert dealt.startswith("2 properties, sha256 ")
     report = jaxcheck("report", "--from", str(shards[0]), "--from", str(shards[1]),
                       "--out", str(tmp_path / "page"))
     assert report.returncode == 0, report.stdout + report.stderr
@@ -71,6 +73,17 @@ def test_two_shards_of_a_seeded_check_draw_the_column_one_run_draws(tmp_path):
 
     assert drawn(column["verdicts"]) == drawn(map(asdict, whole.verdicts))
     assert sorted(v["outcome"] for v in column["verdicts"]) == ["failed", "passed"]
+
+
+def test_shards_dealt_from_different_properties_are_refused():
+    """Another checkout or another --only deals other shares: joined, they would
+    overlap and leave gaps."""
+    old, new = record.collection(NODEIDS[:-1]), record.collection(NODEIDS)
+    columns = [record.Column("mysut", "mysut 1.0", "ci", [], f"{index}/2", None, dealt)
+               for index, dealt in ((1, old), (2, new))]
+    with pytest.raises(record.RecordError, match="dealt from different properties"):
+        record.merged(columns)
+    assert record.merged(columns[:1] + [replace(columns[1], collection=old)])[0].collection == old
 
 
 def test_shards_of_different_seeds_are_not_one_run():
