@@ -405,7 +405,8 @@ def report_command(args) -> int:
         c.description: {v.nodeid: findings.recognise(v, c.sut, known_findings)
                         for v in c.verdicts}
         for c in columns}
-    profile = ", ".join(dict.fromkeys(c.profile for c in columns))
+    profile = ", ".join(dict.fromkeys(
+        c.profile + ("" if c.seed is None else f" (seed {c.seed})") for c in columns))
     paths = report.write(by_description, args.out.resolve(), profile=profile, known=known,
                          findings_path=args.findings.resolve() if args.findings else None)
     (args.out.resolve() / "conformance").mkdir(parents=True, exist_ok=True)

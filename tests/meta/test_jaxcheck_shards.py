@@ -66,6 +66,7 @@ def test_two_shards_of_a_seeded_check_draw_the_column_one_run_draws(tmp_path):
     assert report.returncode == 0, report.stdout + report.stderr
     (column,) = json.loads((tmp_path / "page" / "conformance" / "verdicts.json").read_text())
     assert column["seed"] == 3
+    assert "Profile `dev (seed 3)`" in (tmp_path / "page" / "conformance.md").read_text()
 
     def drawn(verdicts):
         return sorted((v["nodeid"], v["outcome"], v["examples"], v["first_failure"])
