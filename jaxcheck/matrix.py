@@ -35,11 +35,14 @@ Known = dict[str, dict[str, Recognised]]
 # tests/meta/test_jaxcheck_report.py): "NAME VERSION (declares unsupported: A, B)",
 # then " (lacks optional: C)" where jaxcheck set some for it, then " (declares
 # accuracy: exp 1e-06)" where it computes some operations less accurately; a
-# record written before descriptions may carry the bare name.
+# record written before descriptions may carry the bare name.  A run joined from
+# shards with some missing ends in a note: " [shards 3, 4 of 4 missing]"
+# (jaxcheck/record.py).
 _DESCRIBED = re.compile(r"(?P<name>\S+)(?: (?P<version>.*?))??"
                         r"(?: \(declares unsupported: (?P<unsupported>[^()]*)\))?"
                         r"(?: \(lacks optional: (?P<lacking>[^()]*)\))?"
-                        r"(?: \(declares accuracy: (?P<accuracy>[^()]*)\))?")
+                        r"(?: \(declares accuracy: (?P<accuracy>[^()]*)\))?"
+                        r"(?: \[(?P<note>[^\]]*)\])?")
 
 
 def plural(count: int, word: str, words: str = "") -> str:
@@ -56,6 +59,7 @@ class System:
     version: str
     unsupported: tuple[str, ...]
     accuracy: str = ""
+    note: str = ""  # what the column lacks: "shards 3, 4 of 4 missing"
 
     @property
     def declarations(self) -> str:
@@ -65,8 +69,13 @@ class System:
 
     @property
     def short_version(self) -> str:
-        """The version without its parenthesised notes: 'autograd 1.9.1'."""
-        return self.version.split(" (", 1)[0]
+        """The version without its parenthesised notes, and what the column lacks:
+        'autograd 1.9.1', 'jax 0.10.2 [shards 3, 4 of 4 missing]'."""
+        return self.version.split(" (", 1)[0] + self.lacks
+
+    @property
+    def lacks(self) -> str:
+        return f" [{self.note}]" if self.note else ""
 
     @property
     def heading(self) -> str:
@@ -82,7 +91,8 @@ def system(description: str) -> System:
     unsupported += tuple(match["lacking"].split(", ")) if match["lacking"] else ()
     accuracy = ", ".join(item.replace(" ", " to ", 1)
                          for item in filter(None, (match["accuracy"] or "").split(", ")))
-    return System(description, match["name"], match["version"] or "", unsupported, accuracy)
+    return System(description, match["name"], match["version"] or "", unsupported, accuracy,
+                  match["note"] or "")
 
 
 @dataclass(frozen=True)

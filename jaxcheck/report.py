@@ -113,7 +113,7 @@ def _md_summary(matrix: Matrix, document: str) -> list[str]:
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
     for i, s in enumerate(matrix.systems):
         tally = matrix.tally(i)
-        cells = [f"{s.name} {s.version}".strip(), *(str(tally[c]) for c in counted)]
+        cells = [f"{s.name} {s.version}{s.lacks}".strip(), *(str(tally[c]) for c in counted)]
         if matrix.classified:
             cells.append(", ".join(f"[{f.id}]({f.link(document)})" for f in matrix.findings(i))
                          or "none")
@@ -244,7 +244,7 @@ def _html_summary(matrix: Matrix, document: str) -> str:
     for i, s in enumerate(matrix.systems):
         tally = matrix.tally(i)
         cells = [f'<th class="system" title="{e(s.description)}">{e(s.name)} '
-                 f"<small>{e(s.version)}</small></th>"]
+                 f"<small>{e(s.version + s.lacks)}</small></th>"]
         cells += [f'<td class="count{" zero" * (not tally[c])}" data-sut="{i + 1}" '
                   f'data-outcome="{c}">{tally[c]}</td>' for c in counted]
         if matrix.classified:

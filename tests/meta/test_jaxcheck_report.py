@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxcheck import report
+from jaxcheck import record, report
 from jaxcheck.findings import Finding, Recognised, anchor
 from jaxcheck.matrix import WRONG, system
 from jaxcheck.runner import Verdict
@@ -304,3 +304,12 @@ def test_a_system_is_named_from_its_own_description(sut):
     named = system(sut.describe())
     assert (named.name, named.version, set(named.unsupported)) == (
         sut.name, sut.version, set(sut.unsupported))
+
+
+@pytest.mark.parametrize("sut", SYSTEMS, ids=lambda s: s.name)
+def test_a_run_missing_shards_says_so_and_keeps_its_declarations(sut):
+    joined = record.merged([record.Column(sut.name, sut.describe(), "ci", [], "2/4")])
+    named = system(joined[0].description)
+    assert (named.name, named.version, set(named.unsupported)) == (
+        sut.name, sut.version, set(sut.unsupported))
+    assert named.short_version.endswith(" [shards 1, 3, 4 of 4 missing]")
