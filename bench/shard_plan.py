@@ -2,7 +2,7 @@
 
 `jaxcheck check --shard K/N` gives machine K every N-th property in collection
 order, and on each machine `--jobs J` workers take every J-th property of its
-share, one after another (jaxcheck/runner.py, `shard` and `run`).  Given the
+share, one after another (jaxcheck/runner.py, `shard` and `deal`).  Given the
 verdicts.json of a run (one whole run, or its shards, joined as
 `jaxcheck report --from` joins them), this prints for each N the time each
 share's busiest worker spends in properties: what that machine's run takes,
@@ -27,12 +27,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from jaxcheck import record  # noqa: E402
-from jaxcheck.runner import RunOptions, collect, shard  # noqa: E402
+from jaxcheck.runner import RunOptions, collect, deal, shard  # noqa: E402
 
 
 def busiest_worker(nodeids: list[str], seconds: dict[str, float], jobs: int) -> float:
     """Seconds of the busiest of `jobs` workers given `nodeids`, as `run` deals them."""
-    return max(sum(seconds.get(n, 0.0) for n in nodeids[i::jobs]) for i in range(jobs))
+    return max(sum(seconds.get(n, 0.0) for n in share) for share in deal(nodeids, jobs))
 
 
 def minutes(seconds: float) -> str:

@@ -242,6 +242,13 @@ def shard(nodeids: list[str], index: int, count: int) -> list[str]:
     return nodeids[index - 1::count]
 
 
+def deal(nodeids: list[str], jobs: int) -> list[list[str]]:
+    """The properties each of `jobs` workers runs, one after another: every
+    jobs-th in order, so that a module's rows spread over the workers as they
+    spread over the shards."""
+    return [nodeids[i::jobs] for i in range(jobs)]
+
+
 class Worker:
     """One child pytest process over a share of the properties, restarted after a
     crash or a hang with the properties it had not run."""
@@ -480,7 +487,8 @@ def run(nodeids: list[str], options: RunOptions, run_dir: Path,
     """
     jobs = max(1, min(options.jobs, len(nodeids)))
     run_dir.mkdir(parents=True, exist_ok=True)
-    workers = [Worker(i, nodeids[i::jobs], options, run_dir) for i in range(jobs)]
+    workers = [Worker(i, share, options, run_dir)
+               for i, share in enumerate(deal(nodeids, jobs))]
     verdicts: dict[str, Verdict] = {}
     shrinking: set[tuple] = set()
     signum = None
