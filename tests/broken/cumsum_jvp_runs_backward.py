@@ -9,7 +9,6 @@ this rule.
 Family: jvp.  Smallest input: `jvp(numpy.cumsum, (np.zeros(2),), (np.array([1.0, 0.0]),))`.
 """
 
-
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P

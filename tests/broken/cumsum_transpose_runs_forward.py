@@ -9,7 +9,6 @@ transpose rule keeps the direction.
 Family: transpose.  Smallest input: `vjp(numpy.cumsum, np.zeros(2))[1](np.array([1.0, 0.0]))`.
 """
 
-
 import refimpl
 from refimpl import __sut_unsupported__, grad, jit, jvp, lax, ops, vjp, vmap  # noqa: F401
 from refimpl import primitives as P
