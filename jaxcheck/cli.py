@@ -370,6 +370,8 @@ def report_command(args) -> int:
         columns = record.merged([column for path in args.runs for column in record.read(path)])
     except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
+    columns = [record.gathered(c, args.out / "conformance" / report.slug(c.sut))
+               for c in columns]
     described = [c.description for c in columns]
     for description in described:
         if described.count(description) > 1:

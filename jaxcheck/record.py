@@ -7,7 +7,8 @@ can draw the matrix again (with a findings document that changed since, or
 from `check` runs made one by one, a thorough run over hours) without
 running anything.  Reproducer paths are kept relative to the record, so a
 record committed beside its reproducers (docs/conformance/) reads the same
-in any checkout.
+in any checkout; a report drawn from records elsewhere copies their
+reproducers beside it (`gathered`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import json
 import os
 import re
 import reprlib
-from dataclasses import MISSING, asdict, dataclass, fields
+import shutil
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 
 from jaxcheck.runner import OUTCOMES, Verdict
@@ -151,6 +153,35 @@ def _column(data, path: Path, where: str) -> Column:
         raise RecordError(f"{where}: 'seed' must be a whole number, got {reprlib.repr(seed)}")
     return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
                   verdicts, data.get("shard"), seed, data.get("collection"))
+
+
+def gathered(column: Column, directory: Path) -> Column:
+    """`column` with the reproducers it names copied into `directory`.
+
+    A report drawn from the records of other runs (a CI matrix's downloaded
+    shards, a temporary folder, another machine's) would otherwise link
+    files that are gone once those are: the page, its record and every
+    reproducer it links must be one folder that can be published or kept.
+    A reproducer already in `directory`, or no longer on disk, keeps its path;
+    one of the same name already copied (two shards' record of one file) is
+    not copied again.
+    """
+    directory = directory.resolve()
+
+    def move(path: str) -> str:
+        source = Path(path)
+        if not source.is_file() or source.resolve().is_relative_to(directory):
+            return path
+        directory.mkdir(parents=True, exist_ok=True)
+        target = directory / source.name
+        if not target.exists():
+            shutil.copy2(source, target)
+        return str(target)
+
+    return replace(column, verdicts=[
+        replace(v, **{k: w for k, w in _paths(asdict(v), move).items()
+                      if k in ("reproducers", "failures")})
+        for v in column.verdicts])
 
 
 def collection(nodeids: list[str]) -> str:

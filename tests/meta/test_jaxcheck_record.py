@@ -8,6 +8,8 @@ refused saying what it is not.
 
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -76,11 +78,27 @@ def test_a_report_is_drawn_from_a_check_runs_record_with_todays_findings(tmp_pat
     assert "**CRASH**" in markdown and "finding [S1]" in markdown, markdown
     # The summary's known, unclassified and findings-shown columns for the one system.
     assert re.search(r"\| 1 \| 0 \| \[S1\]\([^)]+\) \|", markdown), markdown
-    again = out / "again"
+    # The page is one folder: the run it was drawn from can go.
+    original = read(saved)
+    shutil.rmtree(tmp_path / "run")
+    links = re.findall(r"\]\(([^)#]+)\)", markdown)
+    assert any(link.endswith(".py") for link in links), markdown
+    assert all((out / link).is_file() for link in links), links
+    again = tmp_path / "again"
     redrawn = jaxcheck("report", "--from", str(out / "conformance" / "verdicts.json"),
                        "--out", str(again))
     assert redrawn.returncode == 0, redrawn.stdout + redrawn.stderr
-    assert read(again / "conformance" / "verdicts.json") == read(saved)
+    assert _named(read(again / "conformance" / "verdicts.json")) == _named(original)
+    for verdict in read(again / "conformance" / "verdicts.json")[0].verdicts:
+        assert all(Path(p).is_relative_to(again) and Path(p).is_file()
+                   for p in verdict.reproducers), verdict.reproducers
+
+
+def _named(columns: list[Column]) -> list:
+    """The columns with each reproducer path cut to its file name."""
+    return [(c.sut, c.description, [(v.nodeid, v.outcome, v.examples, v.message,
+                                      [Path(p).name for p in v.reproducers])
+                                     for v in c.verdicts]) for c in columns]
 
 
 @pytest.mark.parametrize("args, says", [
