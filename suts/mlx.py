@@ -326,7 +326,12 @@ class custom_jvp:
 
         @function.jvp
         def tangent(primals, tangents):
-            return _array(rule(_several(primals), _several(tangents))[1])
+            # MLX hands None for an argument the jvp holds fixed (one a function
+            # under an inner jvp closes over); a rule, as in JAX, gets zeros.
+            primals = _several(primals)
+            tangents = tuple(mx.zeros_like(p) if t is None else t
+                             for p, t in zip(primals, _several(tangents)))
+            return _array(rule(primals, tangents)[1])
 
         @function.vjp
         def transposed(primals, cotangent, output):
