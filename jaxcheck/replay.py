@@ -80,6 +80,8 @@ KINDS = (
          "the SUT raised or returned", _refused),
     Kind("judged", "sys.exit(0 if compare(", "its verdict",
          lambda lines: lines[-1:] == ["agree within tolerance"]),
+    Kind("dtype", 'print("dtypes as the contract says" if got == expected', "its verdict",
+         lambda lines: lines[-1:] == ["dtypes as the contract says"]),
 )
 
 

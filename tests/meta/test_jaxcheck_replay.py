@@ -55,6 +55,8 @@ KINDS = {  # by the name jaxcheck.replay gives the kind
     "refusal": (lambda name: reproducer.refusal_script(EXPERIMENT, name, "it must"), "raise"),
     "returns": (lambda name: reproducer.returns_script(EXPERIMENT, name, "it must"), "return"),
     "call": (lambda name: reproducer.call_script(EXPERIMENT, name), "return"),
+    "dtype": (lambda name: reproducer.dtype_script(EXPERIMENT, name, (np.float64, np.float64),
+                                                   "it must"), "return"),
 }
 
 
