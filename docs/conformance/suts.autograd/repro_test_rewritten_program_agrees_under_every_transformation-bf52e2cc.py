@@ -1,0 +1,94 @@
+"""jaxcheck reproducer: grad(vmap(jit(f))) with f rewritten by maximum_self.
+
+Expected values come from grad(vmap(jit(f))) on suts.autograd.
+Tolerance: equal programs differ by rounding only (< 1e-11), at ties and kinks too.
+Run it from the directory pytest ran in: python <this file>
+"""
+import os
+import sys
+
+sys.path.insert(0, os.getcwd())
+import importlib
+
+sut = importlib.import_module('suts.autograd')
+
+import numpy as np
+
+jnp = sut.numpy
+
+w3_0 = np.array([[[1.0, 1.0]], [[1.0, 1.0]]])
+
+def f(x0, x1):
+    v0 = jnp.tile(x1, 2)
+    return v0
+
+def f_rewritten(x0, x1):
+    v0 = jnp.maximum(x1, x1)
+    v1 = jnp.tile(v0, 2)
+    return v1
+
+def stack(f):
+    def g0(x0, x1):
+        return (f(x0, x1),)
+
+    g1 = sut.jit(g0)
+
+    g2 = sut.vmap(g1, in_axes=(0, None), out_axes=0)
+
+    def loss3(x0, x1):
+        out = g2(x0, x1)
+        return jnp.sum(jnp.multiply(out[0], w3_0))
+
+    def g3(x0, x1):
+        return (sut.grad(loss3, argnums=1)(x0, x1),)
+
+    return g3
+
+# Inputs, as exact literals.
+x0 = np.array([0.0, 0.0])
+x1 = np.array([[0.0]])
+
+actual = stack(f_rewritten)(x0, x1)
+expected = stack(f)(x0, x1)
+error = (
+    np.array(0.0),
+)  # the oracle's own error estimate
+RTOL, ATOL, ERROR_FACTOR = 1e-07, 1e-07, 0.0
+
+def leaves(tree):
+    if isinstance(tree, dict):
+        tree = [tree[key] for key in sorted(tree)]
+    if isinstance(tree, tuple | list):
+        return [leaf for item in tree for leaf in leaves(item)]
+    return [tree]
+
+
+
+def compare(actual, expected, error):
+    """Print expected against actual; True when they agree within tolerance."""
+    actual, expected, error = ([np.asarray(leaf, dtype=np.float64) for leaf in leaves(tree)]
+                               for tree in (actual, expected, error))
+    ok = len(actual) == len(expected)
+    if not ok:
+        print(f"got {len(actual)} outputs, but should be {len(expected)}")
+    for i, (a, e, err) in enumerate(zip(actual, expected, error)):
+        print(f"output {i}:\n  expected {e.tolist()}\n  actual   {a.tolist()}")
+        if a.shape != e.shape:
+            print(f"  shape {a.shape}, but should be {e.shape}")
+            ok = False
+            continue
+        same = (a == e) | (np.isnan(a) & np.isnan(e))  # the same NaN or infinity agrees
+        with np.errstate(invalid="ignore"):
+            abs_err = np.where(same, 0.0, np.abs(a - e))
+            rel_err = np.where(same, 0.0, abs_err / np.maximum(np.abs(e), np.finfo(float).tiny))
+            allowed = ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err
+            times = np.where(same, 0.0, abs_err / allowed)
+        print(f"  max abs error {abs_err.max(initial=0):.3g}, "
+              f"max rel error {rel_err.max(initial=0):.3g}, "
+              f"{times.max(initial=0):.3g} times the tolerance")
+        ok &= bool(np.all(same | (abs_err <= allowed)))
+    print("agree within tolerance" if ok else "MISMATCH")
+    return ok
+
+
+sys.exit(0 if compare(actual, expected, error) else 1)

@@ -1,0 +1,89 @@
+"""jaxcheck reproducer: f(x).
+
+Expected values come from NumPy float64.
+Tolerance: float64 rounding differences between correct implementations are < 1e-11; widened by 0.05 because suts.mlx declares expm1 accurate to 5e-07 (its forward-mode derivative is MLX's exp, a float32 approximation).
+Run it from the directory pytest ran in: python <this file>
+"""
+import os
+import sys
+
+sys.path.insert(0, os.getcwd())
+import importlib
+
+sut = importlib.import_module('suts.mlx')
+
+import numpy as np
+
+jnp = sut.numpy
+
+def inner1(b0):
+    d0 = b0 ** -1
+    d1 = jnp.log(d0)
+    return d1
+
+def f(x0, x1, x2):
+    def inner0(a0):
+        c0 = sut.checkpoint(inner1)(a0)
+        def inner2(b0):
+            d0 = jnp.add(-1.5, b0)
+            d1 = jnp.broadcast_to(d0, (2, 2, 0))
+            d2 = d1 @ x0
+            d3 = jnp.expm1(d2)
+            return d3
+        c1 = sut.checkpoint(inner2)(c0)
+        c2 = jnp.sum(c1, axis=None)
+        return c2
+    v0 = sut.grad(inner0)(x2)
+    return v0
+
+# Inputs, as exact literals.
+x0 = np.zeros((0,))
+x1 = np.zeros((2, 0))
+x2 = np.zeros((2, 0))
+
+actual = f(x0, x1, x2)
+expected = (
+    np.zeros((2, 0)),
+)
+error = (
+    np.zeros((2, 0)),
+)  # the oracle's own error estimate
+RTOL, ATOL, ERROR_FACTOR = 0.0500001, 0.0500001, 0.0
+
+def leaves(tree):
+    if isinstance(tree, dict):
+        tree = [tree[key] for key in sorted(tree)]
+    if isinstance(tree, tuple | list):
+        return [leaf for item in tree for leaf in leaves(item)]
+    return [tree]
+
+
+
+def compare(actual, expected, error):
+    """Print expected against actual; True when they agree within tolerance."""
+    actual, expected, error = ([np.asarray(leaf, dtype=np.float64) for leaf in leaves(tree)]
+                               for tree in (actual, expected, error))
+    ok = len(actual) == len(expected)
+    if not ok:
+        print(f"got {len(actual)} outputs, but should be {len(expected)}")
+    for i, (a, e, err) in enumerate(zip(actual, expected, error)):
+        print(f"output {i}:\n  expected {e.tolist()}\n  actual   {a.tolist()}")
+        if a.shape != e.shape:
+            print(f"  shape {a.shape}, but should be {e.shape}")
+            ok = False
+            continue
+        same = (a == e) | (np.isnan(a) & np.isnan(e))  # the same NaN or infinity agrees
+        with np.errstate(invalid="ignore"):
+            abs_err = np.where(same, 0.0, np.abs(a - e))
+            rel_err = np.where(same, 0.0, abs_err / np.maximum(np.abs(e), np.finfo(float).tiny))
+            allowed = ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err
+            times = np.where(same, 0.0, abs_err / allowed)
+        print(f"  max abs error {abs_err.max(initial=0):.3g}, "
+              f"max rel error {rel_err.max(initial=0):.3g}, "
+              f"{times.max(initial=0):.3g} times the tolerance")
+        ok &= bool(np.all(same | (abs_err <= allowed)))
+    print("agree within tolerance" if ok else "MISMATCH")
+    return ok
+
+
+sys.exit(0 if compare(actual, expected, error) else 1)
