@@ -12,7 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oracles import cost
-from oracles.cost_bounds import GROWTH_LINEAR, TIMING_FACTOR, TIMING_GROWTH, TIMING_REPEATS
+from oracles.cost_bounds import (
+    GROWTH_LINEAR,
+    TIMING_FACTOR,
+    TIMING_GROWTH,
+    TIMING_REPEATS,
+    TIMING_ROUNDS,
+)
 from strategies.cases import program_cases
 
 GROWTH_FAMILIES = list(cost.FAMILIES)
@@ -50,7 +56,8 @@ def test_grad_time_grows_linearly_without_make_jaxpr(sut, family):
     if sut.supports("make_jaxpr"):
         pytest.skip(f"{sut.name} has make_jaxpr: test_grad_work_grows_linearly counts its "
                     "work exactly, so the timing fallback is not needed")
-    result = cost.timed_growth(sut, family, TIMING_FACTOR, TIMING_REPEATS)
+    result = cost.timed_growth(sut, family, TIMING_FACTOR, TIMING_REPEATS, TIMING_GROWTH,
+                               TIMING_ROUNDS)
     cost.assert_linear_growth(result, TIMING_GROWTH, sut.name)
 
 

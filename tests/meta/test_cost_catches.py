@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, settings
 
 import refimpl
 from oracles import cost
+from oracles.cost_bounds import TIMING_FACTOR, TIMING_GROWTH, TIMING_REPEATS, TIMING_ROUNDS
 from oracles.sut import ATTRIBUTES, from_module, resolve
 from strategies.vocabulary import vocabulary_for
 from tests import test_cost, test_grad, test_value
@@ -124,6 +125,29 @@ def test_the_broken_shims_pass_the_value_properties(shim, prop):
     with profile("cost-meta"):
         sut = resolve(shim)
         prop(sut=sut, reference=None, vocabulary=vocabulary_for(sut.unsupported))
+
+
+@pytest.mark.meta
+@pytest.mark.parametrize("rounds, judged", [
+    ([(1.0, 9.0), (2.0, 3.5), (1.0, 2.0)], (1.0, 3.5)),  # disturbed, then not: two rounds
+    ([(1.0, 16.0)] * 4, (1.0, 16.0)),  # quadratic in every round: all three, still caught
+])
+def test_a_timing_over_the_bound_is_taken_again_and_its_fastest_runs_judged(
+        monkeypatch, rounds, judged):
+    taken = []
+
+    def timings(sut, calls, repeats):
+        taken.append(repeats)
+        return list(rounds[len(taken) - 1])
+
+    monkeypatch.setattr(cost, "fastest_seconds", timings)
+    result = cost.timed_growth(resolve("refimpl"), "chain", TIMING_FACTOR, TIMING_REPEATS,
+                               TIMING_GROWTH, TIMING_ROUNDS)
+    assert result.grad == judged
+    assert len(taken) == (2 if judged[1] / judged[0] <= TIMING_GROWTH else TIMING_ROUNDS)
+    if judged[1] / judged[0] > TIMING_GROWTH:
+        with pytest.raises(cost.CostTooHigh):
+            cost.assert_linear_growth(result, TIMING_GROWTH, "refimpl")
 
 
 @pytest.mark.meta
