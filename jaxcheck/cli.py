@@ -370,8 +370,6 @@ def report_command(args) -> int:
         columns = record.merged([column for path in args.runs for column in record.read(path)])
     except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
-    columns = [record.gathered(c, args.out / "conformance" / report.slug(c.sut))
-               for c in columns]
     described = [c.description for c in columns]
     for description in described:
         if described.count(description) > 1:
@@ -400,9 +398,12 @@ def report_command(args) -> int:
             print(f"jaxcheck report: {signal.Signals(signum).name}: the SUTs after {sut} "
                   "were not run", file=sys.stderr)
             break
-    by_description = {c.description: c.verdicts for c in columns}
-    if len(by_description) < len(columns):
+    if len({c.description for c in columns}) < len(columns):
         raise UsageError("two columns describe the same SUT: give each run once")
+    # The page links only files beside it (a column just run keeps its own there).
+    columns = [record.gathered(c, args.out / "conformance" / report.slug(c.sut))
+               for c in columns]
+    by_description = {c.description: c.verdicts for c in columns}
     known = None if known_findings is None else {
         c.description: {v.nodeid: findings.recognise(v, c.sut, known_findings)
                         for v in c.verdicts}
