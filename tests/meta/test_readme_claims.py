@@ -11,6 +11,11 @@ from tests.meta.command import ROOT
 pytestmark = pytest.mark.meta
 
 README = " ".join((ROOT / "README.md").read_text().split())
+FINDINGS = (ROOT / "docs" / "findings.md").read_text()
+NUMBER_WORDS = dict(enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven",
+                               "eight", "nine", "ten", "eleven", "twelve", "thirteen",
+                               "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                               "nineteen", "twenty"]))
 
 
 def test_the_profiles_example_budgets_are_the_ones_it_names():
@@ -25,12 +30,6 @@ def test_the_quick_rounds_budget_is_the_one_it_names():
     assert f"its share of {cli.QUICK_MINUTES} minutes" in quick
     assert f"shrinks cut at {cli.QUICK_SHRINKS} steps" in quick
 
-
-FINDINGS = (ROOT / "docs" / "findings.md").read_text()
-NUMBER_WORDS = dict(enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven",
-                               "eight", "nine", "ten", "eleven", "twelve", "thirteen",
-                               "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-                               "nineteen", "twenty"]))
 
 
 def _sections(letter: str) -> int:
