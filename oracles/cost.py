@@ -336,13 +336,17 @@ def timed_growth(sut, family_name: str, factor: int, repeats: int,
     calls = [(_grad_experiment(family, size), load(family_source(family, size), sut.api,
                                                    "grad_loss"), family.inputs(size))
              for size in sizes]
-    seconds = fastest_seconds(sut, calls, repeats)
+
+    def measured(seconds) -> Growth:
+        return Growth(family_name, family.meaning, sizes, (float(n), float(factor * n)),
+                      tuple(seconds), "fastest seconds of grad loss", "n")
+
+    result = measured(fastest_seconds(sut, calls, repeats))
     for _ in range(rounds - 1):
-        if seconds[1] / seconds[0] <= bound:
+        if result.ratio <= bound:
             break
-        seconds = [min(*pair) for pair in zip(seconds, fastest_seconds(sut, calls, repeats))]
-    return Growth(family_name, family.meaning, sizes, (float(n), float(factor * n)), tuple(seconds),
-                  "fastest seconds of grad loss", "n")
+        result = measured(map(min, result.grad, fastest_seconds(sut, calls, repeats)))
+    return result
 
 
 # ----------------------------------------------------------------------------- tracing

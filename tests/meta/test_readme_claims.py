@@ -31,7 +31,6 @@ def test_the_quick_rounds_budget_is_the_one_it_names():
     assert f"shrinks cut at {cli.QUICK_SHRINKS} steps" in quick
 
 
-
 def _sections(letter: str) -> int:
     return len(re.findall(rf"^### {letter}\d+\. ", FINDINGS, re.MULTILINE))
 
