@@ -105,8 +105,8 @@ def main() -> None:
         path = Path(scratch) / "coverage.json"
         seconds = record(path, args.jobs)
         by_property = coverage.read(path)
-    text = document(by_property, seconds, "python bench/coverage_report.py "
-                    + " ".join(sys.argv[1:]))
+    text = document(by_property, seconds,
+                    " ".join(["python bench/coverage_report.py", *sys.argv[1:]]))
     publish_page(DOC, text, write=not args.no_write)
 
 
