@@ -21,17 +21,17 @@ program of a cell, with inputs made so that the cell can always be built:
 * where the drawn inputs still leave the operation no operands (`log` and
   `sqrt` of a negative element, `broadcast_to` of a rank-3 shape with no
   size-1 dim to widen), the same inputs made positive, with a leading dim of
-  1, do; and where even those do not (`tan` at 1.5625, by its pole), the
-  same capped at 1; and where the elements tie (`max` and `min` need their
-  chosen element apart from the rest), a ramp of distinct values; and for
-  the domains inside or beyond the unit interval (`arcsin` wants |x| <= 3/4,
-  `arccosh` x >= 5/4), the magnitudes capped at 1 and halved, or lifted
-  past 5/4;
-  and where the result outgrows MAX_DIM (`ravel` of 3 x 3), every axis cut to 2;
-  and where a quotient must stay off the integers (`remainder`), inputs in
-  two bands apart; and where a matrix must be well-conditioned (`linalg`),
-  each made diagonally dominant.  Each fallback works on the last one's
-  inputs.
+  1, do; and where even those do not, one of `FALLBACKS`, each made of those
+  positive inputs: capped at 1 (`tan` at 1.5625, by its pole); scaled into
+  or lifted past the unit interval (`arcsin` wants |x| <= 3/4, `arccosh`
+  x >= 5/4); a ramp of distinct values in the order of the drawn ones
+  (`max` and `min` need their chosen element apart from the rest); every
+  axis cut to 2 (a result that outgrows MAX_DIM, `ravel` of 3 x 3); two
+  bands apart (`remainder`, whose quotient must stay off the integers); or
+  each matrix made diagonally dominant (`linalg`, well-conditioned).  Each
+  keeps what was drawn: a fallback that gave every draw one input (a cap, or
+  a fixed ramp) would make a cell's few examples one example, which
+  tests/meta/test_coverage.py rules out.
 """
 
 from __future__ import annotations
@@ -97,27 +97,35 @@ def _easy(arrays):
 
 
 def _capped(arrays):
-    """The last fallback, after `_easy`: at most 1 (tan's poles start at 1.57)."""
+    """At most 1 (tan's poles start at 1.57)."""
     return tuple(np.minimum(x, 1.0) for x in arrays)
 
 
 def _spread(arrays):
-    """The fallback after `_capped`, for `max` and `min`, whose chosen element must
-    stand apart from the rest: each input's elements in a ramp, `OFFSET[i] + k/4`,
-    on the input's own residue and 1/4 apart."""
-    return tuple(OFFSET[i] + np.arange(x.size, dtype=np.float64).reshape(x.shape) / 4
-                 for i, x in enumerate(arrays))
+    """For `max` and `min`, whose chosen element must stand apart from the rest: each
+    input's elements in a ramp, `OFFSET[i] + k/4`, on the input's own residue and
+    1/4 apart, the element of the k-th smallest drawn value at step k (ties in
+    drawn order), so that the ramp still follows the draw."""
+    return tuple(OFFSET[i] + _order(x) / 4 for i, x in enumerate(arrays))
 
 
-def _halved(arrays):
-    """For the domains inside the unit interval: magnitudes capped at 1, halved."""
-    return tuple(np.minimum(abs(x), 1.0) / 2 for x in arrays)
+def _order(x):
+    """Each element's place among the elements of `x` sorted (ties: first first)."""
+    places = np.empty(x.size, dtype=np.float64)
+    places[np.argsort(x, axis=None, kind="stable")] = np.arange(x.size)
+    return places.reshape(x.shape)
+
+
+def _scaled(arrays):
+    """For the domains inside the unit interval: the magnitudes times 3/8, which maps
+    the largest drawn, 1.94, to 0.73, inside `arcsin`'s |x| <= 3/4."""
+    return tuple(abs(x) * 3 / 8 for x in arrays)
 
 
 def _lifted(arrays):
-    """For arccosh's domain, x >= 5/4: 5/4 plus the magnitudes capped at 1 (it runs
-    after `_halved`, whose magnitudes may be below 1/4)."""
-    return tuple(1.25 + np.minimum(abs(x), 1.0) for x in arrays)
+    """For `arccosh`'s domain, x >= 5/4: 5/4 plus the magnitudes scaled as `_scaled`
+    scales them (1.37 to 1.98)."""
+    return tuple(1.25 + abs(x) * 3 / 8 for x in arrays)
 
 
 def _smaller(arrays):
@@ -134,12 +142,17 @@ def _ratios(arrays):
 
 def _conditioned(arrays):
     """For `linalg`'s matrices, which must be well-conditioned: each matrix of a stack
-    made diagonally dominant, (x + 8 I) / 4: the diagonal in [1.5, 2.5], each other
-    element at most 1/2, so at size 3 its condition number stayed below 4 in 200,000
-    draws and at the extremes (MAX_CONDITION is 10), and its determinant is below 18
-    (Hadamard's bound; VALUE_CAP is 100)."""
+    made diagonally dominant, (x + 8 I) / 4 of positive x below 1.94: the diagonal
+    in [2, 2.5], each other element at most 1/2, so at size 3 its condition number
+    stayed below 2 in 400,000 draws (MAX_CONDITION is 10), and its determinant is
+    below 18 (Hadamard's bound; VALUE_CAP is 100)."""
     return tuple((x + 8 * np.eye(x.shape[-1])) / 4 if x.ndim >= 2 and x.shape[-1] == x.shape[-2]
                  else x for x in arrays)
+
+
+# Tried in turn on the positive inputs (`_easy`) where those too leave the operation
+# no operands.
+FALLBACKS = (_capped, _scaled, _lifted, _spread, _smaller, _ratios, _conditioned)
 
 
 def _grow(draw, op, ranks, sets):
@@ -169,9 +182,13 @@ def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> P
               for i, x in enumerate(first))
         for k in range(1, variants)]
     scope = _grow(draw, op, ranks, sets)
-    for fallback in (_easy, _capped, _spread, _halved, _lifted, _smaller, _ratios, _conditioned):
+    if not scope.eqns:
+        sets = [_easy(args) for args in sets]
+        scope = _grow(draw, op, ranks, sets)
+    easy = sets
+    for fallback in FALLBACKS:
         if not scope.eqns:
-            sets = [fallback(args) for args in sets]
+            sets = [fallback(args) for args in easy]
             scope = _grow(draw, op, ranks, sets)
     if not scope.eqns:
         raise AssertionError(f"the cell {op} {ranks} could not be built at {sets[0]}")
