@@ -50,7 +50,8 @@ from strategies.opspec import OPS
 
 # Each example runs up to 25 cells in 6 modes where another property runs one program
 # in one mode, so it gets a twentieth of the profile's examples: 3 in `ci` (every cell
-# reached 3 times in each mode, the coverage report's bar), 100 in `thorough`.
+# reached 3 times in each mode, the coverage report's bar, where the 3 draw 3 inputs: a
+# scalar has at most 14 values and may repeat), 100 in `thorough`.
 EXAMPLES = max(3, settings().max_examples // 20)
 
 
