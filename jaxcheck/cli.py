@@ -215,7 +215,7 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str],
         try:
             return record.write(path, record.Column(options.sut, described[0],
                                                     options.profile, verdicts, shard,
-                                                    options.seed, collection))
+                                                    options.seed, collection, record.now()))
         except OSError as exc:
             if not told:
                 told.append(exc)
@@ -392,7 +392,8 @@ def report_command(args) -> int:
         found = run(nodeids, settings, run_dir, on_verdict=status.verdict, on_tick=status.tick,
                     on_change=_recorder(run_dir, settings, described))
         status.clear()
-        columns.append(record.Column(sut, described[0], args.profile, found.verdicts))
+        columns.append(record.Column(sut, described[0], args.profile, found.verdicts,
+                                     written=record.now()))
         if found.interrupted:  # the columns so far are drawn; the rest never ran
             signum = found.signum
             print(f"jaxcheck report: {signal.Signals(signum).name}: the SUTs after {sut} "
@@ -411,7 +412,8 @@ def report_command(args) -> int:
     profile = ", ".join(dict.fromkeys(
         c.profile + ("" if c.seed is None else f" (seed {c.seed})") for c in columns))
     paths = report.write(by_description, args.out.resolve(), profile=profile, known=known,
-                         findings_path=args.findings.resolve() if args.findings else None)
+                         findings_path=args.findings.resolve() if args.findings else None,
+                         when=report.when_ran([c.written for c in columns]))
     (args.out.resolve() / "conformance").mkdir(parents=True, exist_ok=True)
     paths.append(record.write(args.out.resolve() / "conformance" / "verdicts.json", columns))
     print("\n" + "\n".join(f"wrote {table.relative(str(p))}" for p in paths))

@@ -19,10 +19,14 @@ import os
 import re
 import reprlib
 import shutil
+import time
 from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 
 from jaxcheck.runner import OUTCOMES, Verdict
+
+# How a record says when it was written: local time, to the minute.
+TIME_FORMAT = "%Y-%m-%d %H:%M"
 
 
 class RecordError(ValueError):
@@ -39,9 +43,12 @@ class Column:
     seed: int | None = None  # Hypothesis's seed (check --seed)
     # A shard's: which properties the shares were dealt from (`collection`).
     collection: str | None = None
+    # When the run last wrote it (TIME_FORMAT): a finished run's end.  A page drawn
+    # from records says when they ran, not when it was drawn.
+    written: str | None = None
 
     def as_json(self, base: Path) -> dict:
-        kept = {name: getattr(self, name) for name in ("shard", "seed", "collection")
+        kept = {name: getattr(self, name) for name in ("shard", "seed", "collection", "written")
                 if getattr(self, name) is not None}
         return {"sut": self.sut, "description": self.description, "profile": self.profile,
                 **kept, "verdicts": [_paths(asdict(v), lambda p: os.path.relpath(p, base))
@@ -70,6 +77,11 @@ def write(path: Path, columns: Column | list[Column]) -> Path:
     finally:
         staging.unlink(missing_ok=True)
     return path
+
+
+def now() -> str:
+    """The time a record written now holds (TIME_FORMAT)."""
+    return time.strftime(TIME_FORMAT)
 
 
 def _count(value) -> bool:
@@ -151,8 +163,22 @@ def _column(data, path: Path, where: str) -> Column:
     seed = data.get("seed")
     if seed is not None and not _count(seed):
         raise RecordError(f"{where}: 'seed' must be a whole number, got {reprlib.repr(seed)}")
+    written = data.get("written")
+    if written is not None and not _written(written):
+        raise RecordError(f"{where}: 'written' must be a time as YYYY-MM-DD HH:MM, got "
+                          f"{reprlib.repr(written)}")
     return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
-                  verdicts, data.get("shard"), seed, data.get("collection"))
+                  verdicts, data.get("shard"), seed, data.get("collection"), written)
+
+
+def _written(value) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        time.strptime(value, TIME_FORMAT)
+    except ValueError:
+        return False
+    return True
 
 
 def gathered(column: Column, directory: Path) -> Column:
@@ -225,9 +251,11 @@ def merged(columns: list[Column]) -> list[Column]:
         missing = sorted(set(range(1, count + 1)) - set(indexes))
         description = group[0].description + (
             f" [shards {', '.join(map(str, missing))} of {count} missing]" if missing else "")
+        times = [c.written for _, c in shards]
         joined.append(Column(group[0].sut, description, group[0].profile,
                              [v for _, c in shards for v in c.verdicts], seed=group[0].seed,
-                             collection=next(iter(dealt), None)))
+                             collection=next(iter(dealt), None),
+                             written=None if None in times else max(times)))
     return joined
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import time
 from pathlib import Path
 
 from jaxcheck.findings import Finding
@@ -40,6 +39,7 @@ from jaxcheck.matrix import (
     first_of_its_property,
     plural,
 )
+from jaxcheck.record import now
 from jaxcheck.runner import Verdict
 
 COLOURS = {"passed": "#d8f0d8", "failed": "#f6c6c6", "skipped": "#eeeeee", "crashed": "#f0a8a8",
@@ -131,11 +131,21 @@ def _md_findings(matrix: Matrix, document: str) -> list[str]:
               for f, n in shown.items())]
 
 
-def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str,
+def when_ran(times: list[str | None]) -> str:
+    """When the columns ran, for the page's first line: from the earliest of their
+    records' times to the latest, or, where a record holds none (one written before
+    records kept it), when the page is drawn."""
+    if not times or None in times:
+        return f"drawn {now()}"
+    first, last = min(times), max(times)
+    return f"run {first}" if first == last else f"run {first} to {last}"
+
+
+def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str, when: str,
              known: Known | None = None, document: str = "") -> str:
     matrix = Matrix(columns, known)
     lines = ["# Conformance matrix", "",
-             f"Profile `{profile}`, {time.strftime('%Y-%m-%d %H:%M')}: "
+             f"Profile `{profile}`, {when}: "
              f"{plural(len(matrix.systems), 'system')}, "
              f"{plural(len(matrix.rows), 'property', 'properties')}.", "", "## Summary", "",
              *_md_summary(matrix, document), ""]
@@ -281,7 +291,7 @@ def _html_groups(matrix: Matrix, groups: list[tuple[str, list[Row]]], out: Path,
     return body
 
 
-def page(columns: dict[str, list[Verdict]], out: Path, profile: str,
+def page(columns: dict[str, list[Verdict]], out: Path, profile: str, when: str,
          known: Known | None = None, document: str = "") -> str:
     e = html.escape
     matrix = Matrix(columns, known)
@@ -294,7 +304,7 @@ def page(columns: dict[str, list[Verdict]], out: Path, profile: str,
     differing = matrix.groups(matrix.differing())
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>jaxcheck conformance"
             f"</title><style>{_STYLE}</style></head><body>\n<h1>Conformance matrix</h1>\n"
-            f"<p>Profile <code>{e(profile)}</code>, {time.strftime('%Y-%m-%d %H:%M')}: "
+            f"<p>Profile <code>{e(profile)}</code>, {e(when)}: "
             f"{plural(len(matrix.systems), 'system')}, "
             f"{plural(len(matrix.rows), 'property', 'properties')}."
             f' <a href="#differ">{DIFFER}</a> · <a href="#all">All properties</a></p>\n'
@@ -308,10 +318,14 @@ def page(columns: dict[str, list[Verdict]], out: Path, profile: str,
 
 
 def write(columns: dict[str, list[Verdict]], out: Path, profile: str,
-          known: Known | None = None, findings_path: Path | None = None) -> list[Path]:
+          known: Known | None = None, findings_path: Path | None = None,
+          when: str | None = None) -> list[Path]:
+    """The page as Markdown and HTML in `out`; `when` the columns ran (`when_ran`),
+    by default when it is drawn."""
     out.mkdir(parents=True, exist_ok=True)
     md, page_path = out / "conformance.md", out / "conformance.html"
     document = _link(str(findings_path), out) if findings_path else ""
-    md.write_text(markdown(columns, out, profile, known, document))
-    page_path.write_text(page(columns, out, profile, known, document))
+    when = when or when_ran([])
+    md.write_text(markdown(columns, out, profile, when, known, document))
+    page_path.write_text(page(columns, out, profile, when, known, document))
     return [md, page_path]

@@ -52,6 +52,8 @@ def test_a_record_reads_back_as_written_wherever_it_is_moved(tmp_path):
     (json.dumps({"refimpl": []}), "not a run's record"),
     (json.dumps({"sut": "s", "profile": "ci", "verdicts": [{"outcome": "passed"}]}),
      "verdict 0: 'nodeid' is missing"),
+    (json.dumps({"sut": "s", "profile": "ci", "verdicts": [], "written": "yesterday"}),
+     "'written' must be a time as YYYY-MM-DD HH:MM, got 'yesterday'"),
 ])
 def test_a_file_that_is_not_a_record_is_refused_saying_why(tmp_path, text, says):
     path = tmp_path / "verdicts.json"
@@ -67,6 +69,10 @@ def test_a_report_is_drawn_from_a_check_runs_record_with_todays_findings(tmp_pat
     assert verdicts(tmp_path / "run")["test_grad_matches_finite_differences_and_reference"][
         "outcome"] == "crashed"
     saved = next((tmp_path / "run").glob("logs/*/verdicts.json"))
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", read(saved)[0].written)
+    # The page says when the run was, not when it is drawn.
+    stored = json.loads(saved.read_text())
+    saved.write_text(json.dumps(dict(stored, written="2001-02-03 04:05")))
     findings = tmp_path / "findings.md"
     findings.write_text(FINDINGS)
     out = tmp_path / "report"
@@ -75,6 +81,8 @@ def test_a_report_is_drawn_from_a_check_runs_record_with_todays_findings(tmp_pat
     assert report.returncode == 0, report.stdout + report.stderr
     assert "jaxcheck report:" not in report.stdout  # drawn, not run: no run header
     markdown = (out / "conformance.md").read_text()
+    assert "Profile `ci`, run 2001-02-03 04:05:" in markdown, markdown
+    assert "run 2001-02-03 04:05" in (out / "conformance.html").read_text()
     assert "**CRASH**" in markdown and "finding [S1]" in markdown, markdown
     # The summary's known, unclassified and findings-shown columns for the one system.
     assert re.search(r"\| 1 \| 0 \| \[S1\]\([^)]+\) \|", markdown), markdown
@@ -89,6 +97,7 @@ def test_a_report_is_drawn_from_a_check_runs_record_with_todays_findings(tmp_pat
                        "--out", str(again))
     assert redrawn.returncode == 0, redrawn.stdout + redrawn.stderr
     assert _named(read(again / "conformance" / "verdicts.json")) == _named(original)
+    assert "run 2001-02-03 04:05:" in (again / "conformance.md").read_text()
     for verdict in read(again / "conformance" / "verdicts.json")[0].verdicts:
         assert all(Path(p).is_relative_to(again) and Path(p).is_file()
                    for p in verdict.reproducers), verdict.reproducers

@@ -22,9 +22,10 @@ def test_the_shares_are_disjoint_and_together_are_every_property(count):
     assert max(map(len, shares)) - min(map(len, shares)) <= 1
 
 
-def _column(shard_of: str, nodeids: list[str]) -> record.Column:
+def _column(shard_of: str, nodeids: list[str], written: str | None = None) -> record.Column:
     return record.Column("mysut", "mysut 1.0 (declares unsupported: nothing)", "ci",
-                         [Verdict(n, "passed", 60) for n in nodeids], shard_of)
+                         [Verdict(n, "passed", 60) for n in nodeids], shard_of,
+                         written=written)
 
 
 def test_shards_join_into_one_column_and_a_missing_one_is_said():
@@ -35,6 +36,18 @@ def test_shards_join_into_one_column_and_a_missing_one_is_said():
     assert partial[0].description.endswith("[shards 2 of 3 missing]")
     with pytest.raises(record.RecordError, match="do not fit together"):
         record.merged([_column("1/2", NODEIDS[0::2]), _column("1/2", NODEIDS[0::2])])
+
+
+def test_joined_shards_ran_until_the_last_of_them_ended():
+    """A page says when its columns ran (`report.when_ran`): a column of shards that
+    ended on two days ended on the second, and one whose shard has no time has none."""
+    early, late = "2001-02-03 04:05", "2001-02-04 01:00"
+    (joined,) = record.merged([_column("2/2", NODEIDS[1::2], late),
+                               _column("1/2", NODEIDS[0::2], early)])
+    assert joined.written == late
+    (unknown,) = record.merged([_column("2/2", NODEIDS[1::2], late),
+                                _column("1/2", NODEIDS[0::2])])
+    assert unknown.written is None
 
 
 # A broken divide, found by the jvp property at an example its seed decides (seeds 3,
