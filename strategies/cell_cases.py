@@ -29,8 +29,9 @@ program of a cell, with inputs made so that the cell can always be built:
   axis cut to 2 (a result that outgrows MAX_DIM, `ravel` of 3 x 3); two
   bands apart (`remainder`, whose quotient must stay off the integers); or
   each matrix made diagonally dominant (`linalg`, well-conditioned).  Each
-  keeps what was drawn: a fallback that gave every draw one input (a cap, or
-  a fixed ramp) would make a cell's few examples one example, which
+  keeps most of what was drawn: one that gave most draws one input (a ramp
+  fixed by the shape alone, or `arcsin`'s magnitudes capped before they are
+  scaled) would make a cell's few examples one example, which
   tests/meta/test_coverage.py rules out.
 """
 
