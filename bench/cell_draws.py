@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from strategies import cell_cases as module  # noqa: E402
+from strategies import coverage  # noqa: E402
 
 
 def counted_grow():
@@ -53,7 +54,7 @@ def cell_draws(op: str, ranks: tuple[str, ...], draws: int, calls: list) -> tupl
         calls.clear()
         case = data.draw(module.cell_cases(op, ranks, variants=2))
         stages[len(calls) - 1] += 1
-        inputs.add(tuple((x.shape, x.tobytes()) for x in case.args))
+        inputs.add(coverage.inputs_key(case.args))
 
     draw()
     return len(inputs), stages

@@ -204,6 +204,11 @@ def cells(program: Program, modes: frozenset[str]) -> Counter:
     return found
 
 
+def inputs_key(args) -> tuple:
+    """What makes two examples' inputs one: their shapes and their bytes."""
+    return tuple((np.shape(x), np.asarray(x).tobytes()) for x in args)
+
+
 class Recorder:
     """The cells each property's examples reach, each (program, inputs, modes) counted once.
 
@@ -220,8 +225,7 @@ class Recorder:
 
     def note(self, program: Program, wrapper_source: str, args=()) -> None:
         modes = modes_in(wrapper_source)
-        key = (self.current, program, modes,
-               tuple((np.shape(x), np.asarray(x).tobytes()) for x in args))
+        key = (self.current, program, modes, inputs_key(args))
         if key in self._seen:
             return
         self._seen.add(key)
