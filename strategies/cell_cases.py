@@ -14,10 +14,13 @@ program of a cell, with inputs made so that the cell can always be built:
 * shapes are suffixes of one drawn base shape, so every pair broadcasts,
   and square where the operands must contract (`SQUARE`), or each drawn
   alone where the operands share no dim (`APART`: `convolve`'s vectors);
+  the simplest draw, a row's first example, is 2 x 3 x 2 (vectors of 2 and
+  3 apart), so its matrices are not square;
 * values keep every domain by construction: |x| >= 5/16 (divisors,
   negative powers), and each input on its own residue modulo 1/4, apart
   from the other input and from the literals (multiples of 1/4) by at least
   1/16, so `maximum` and `where` never meet a tie (KINK_MARGIN is 0.05);
+  the simplest draw is a ramp along each array, not a constant (`_arrays`);
 * where the drawn inputs still leave the operation no operands (`log` and
   `sqrt` of a negative element, `broadcast_to` of a rank-3 shape with no
   size-1 dim to widen), the same inputs made positive, with a leading dim of
@@ -43,6 +46,7 @@ from hypothesis.extra import numpy as hnp
 
 from strategies.coverage import rank_combinations
 from strategies.equations import Scope
+from strategies.inputs import moved_by_place
 from strategies.ir import Var, prune
 from strategies.language import LANGUAGE
 from strategies.opspec import OPS
@@ -67,15 +71,23 @@ def cells(ops) -> list[tuple[str, tuple[str, ...]]]:
     return [(op, ranks) for op in ops if op in OPS for ranks in rank_combinations(OPS[op])]
 
 
-def _values(offset: float) -> st.SearchStrategy[float]:
-    """+-(offset + k/4); shrinks towards +offset."""
-    return st.integers(-STEPS, STEPS - 1).map(
-        lambda k: offset + k / 4 if k >= 0 else -(offset + (-k - 1) / 4))
-
-
 def _arrays(shape, i: int) -> st.SearchStrategy:
-    """Input i's values; each element drawn alone (no fill), as `inputs.arrays`."""
-    return hnp.arrays(np.float64, shape, elements=_values(OFFSET[i]), fill=st.nothing())
+    """Input i's values, +-(OFFSET[i] + k/4), each element drawn alone (no fill, as
+    `inputs.arrays`) as a step j of the 2 * STEPS values and moved on by its place in
+    the array (`_ramp`), so that the simplest draw, every j 0, is a ramp and not a
+    constant: a constant input, under a constant tangent or cotangent, hides a rule
+    that swaps elements or axes (a transpose not inverted, a flip's transpose left
+    out) in the row's first example, one of only 3 in `ci`."""
+    steps = hnp.arrays(np.int64, shape, elements=st.integers(0, 2 * STEPS - 1),
+                       fill=st.nothing())
+    return steps.map(lambda j: _ramp(j, OFFSET[i]))
+
+
+def _ramp(steps, offset: float):
+    """Step j at place p (row-major) is k = (j + p) mod 2 * STEPS: offset + k/4 for the
+    first STEPS, then the same values negated; a scalar is its own step."""
+    k = moved_by_place(steps, 1, 2 * STEPS)
+    return np.where(k < STEPS, 1.0, -1.0) * (offset + (k % STEPS) / 4)
 
 
 def _shapes(draw, op: str, ranks: tuple[str, ...]) -> list[tuple[int, ...]]:
@@ -83,12 +95,13 @@ def _shapes(draw, op: str, ranks: tuple[str, ...]) -> list[tuple[int, ...]]:
     if not arrays:  # where(p, 2.0, 0.5): the predicate still needs an input
         arrays = [draw(st.integers(0, 3), label="predicate's rank")]
     if OPS[op].build.__name__ in APART:
-        return [tuple(draw(st.integers(1, 3), label=f"x{i} dim {k}") for k in range(rank))
+        return [tuple(1 + (draw(st.integers(0, 2), label=f"x{i} dim {k}") + i + 1) % 3
+                      for k in range(rank))
                 for i, rank in enumerate(arrays)]
     if OPS[op].build.__name__ in SQUARE:
         base = (draw(st.integers(2, 3), label="size"),) * 3
     else:
-        base = tuple(draw(st.integers(2, 3), label=f"dim {k}") for k in range(3))
+        base = tuple(2 + (draw(st.integers(0, 1), label=f"dim {k}") + k) % 2 for k in range(3))
     return [base[3 - rank:] for rank in arrays]
 
 

@@ -42,10 +42,33 @@ def _unit_values() -> st.SearchStrategy[float]:
     return st.integers(0, 2 * GRID).map(lambda k: 1 - k / GRID)
 
 
-def directions(shapes) -> st.SearchStrategy[tuple[np.ndarray, ...]]:
+def directions(shapes, *, ramp: bool = False) -> st.SearchStrategy[tuple[np.ndarray, ...]]:
     """One array per shape, elements in [-1, 1]: tangents, cotangents, FD directions.
 
-    Examples shrink towards all ones (a zero direction would hide every bug).
+    Examples shrink towards all ones (a zero direction would hide every bug),
+    or with `ramp` towards 1, 7/8, 3/4, ... in row-major order: a constant
+    cotangent hides a transpose that moves elements (a flip's transpose left
+    out), which matters where a property has few examples to show it
+    (tests/test_cells.py: 3 per row in `ci`).
     """
+    if ramp:
+        return st.tuples(*(hnp.arrays(np.int64, tuple(shape), elements=st.integers(0, 2 * GRID),
+                                      fill=st.nothing()).map(_ramp) for shape in shapes))
     return st.tuples(*(hnp.arrays(np.float64, tuple(shape), elements=_unit_values(),
                                   fill=st.nothing()) for shape in shapes))
+
+
+RAMP_STEP = GRID // 8  # 1/8 apart: the simplest draw runs from 1 to -1 in 17 places, then wraps
+
+
+def _ramp(steps: np.ndarray) -> np.ndarray:
+    """`_unit_values`' steps, each moved on by RAMP_STEP per place."""
+    return 1 - moved_by_place(steps, RAMP_STEP, 2 * GRID + 1) / GRID
+
+
+def moved_by_place(steps: np.ndarray, stride: int, count: int) -> np.ndarray:
+    """Each drawn step (of `count`) moved on by `stride` per place in row-major order,
+    modulo `count`: the simplest draw, every step 0, becomes a ramp along the array
+    instead of a constant, and a random draw stays as random."""
+    places = np.arange(steps.size).reshape(steps.shape)
+    return (steps + places * stride) % count

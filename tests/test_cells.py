@@ -60,14 +60,15 @@ def _value(sut, reference, case, data):
 
 
 def _jvp(sut, reference, case, data):
-    check_jvp(sut, reference, case, data.draw(directions(input_shapes_of(case)),
+    check_jvp(sut, reference, case, data.draw(directions(input_shapes_of(case), ramp=True),
                                               label="tangents"))
 
 
 def _vjp(sut, reference, case, data):
-    cotangents = data.draw(directions(output_shapes_of(case)), label="cotangents")
+    cotangents = data.draw(directions(output_shapes_of(case), ramp=True),
+                           label="cotangents")
     check_vjp(sut, reference, case, cotangents,
-              data.draw(directions(input_shapes_of(case)), label="directions"))
+              data.draw(directions(input_shapes_of(case), ramp=True), label="directions"))
 
 
 def _vmap(sut, reference, case, data):
@@ -80,8 +81,9 @@ def _jit(sut, reference, case, data):
 
 
 def _hessian(sut, reference, case, data):
-    weights = data.draw(directions(output_shapes_of(case)), label="loss weights")
-    p, q = (data.draw(directions(input_shapes_of(case)), label=name) for name in "pq")
+    weights = data.draw(directions(output_shapes_of(case), ramp=True), label="loss weights")
+    p, q = (data.draw(directions(input_shapes_of(case), ramp=True), label=name)
+            for name in "pq")
     p_h_q, _ = wrappers.hessian_sides(case.program)
     exp = case_experiment(case, p_h_q, "<p, H q>, H q = jvp(grad(loss), x, q)[1]",
                           inputs=inputs_of(case, p=p, q=q), constants=wrappers.named("w", weights))

@@ -5,7 +5,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -74,6 +74,17 @@ def test_bad_arguments_raise_invalid_argument(strategy, kwargs, match):
 
         draw_one()
     assert match in str(info.value)
+
+
+def test_a_ramped_direction_shrinks_to_a_ramp_and_a_plain_one_to_ones():
+    """The first of a property's examples is Hypothesis's simplest draw, and
+    tests/test_cells.py has 3 in `ci`: its tangents and cotangents must not all be
+    equal there, or a transpose that moves elements goes unseen."""
+    no_database = settings(database=None)
+    (plain,) = find(inputs.directions([(2, 3)]), lambda _: True, settings=no_database)
+    (ramped,) = find(inputs.directions([(2, 3)], ramp=True), lambda _: True, settings=no_database)
+    assert np.all(plain == 1.0), plain
+    assert ramped.flat[0] == 1.0 and len(np.unique(ramped)) == ramped.size, ramped
 
 
 def test_vocabulary_leaves_out_unsupported_operations():
