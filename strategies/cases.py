@@ -122,10 +122,12 @@ class VmapCase(NamedTuple):
     batched: tuple[np.ndarray | None, ...]
 
 
-def draw_batch(draw, case) -> tuple[tuple, tuple]:
+def draw_batch(draw, case, *, last_first: bool = False) -> tuple[tuple, tuple]:
     """Per input of `case` (drawn with one variant per batch element): its batch
-    axis, None for an input every element shares, and the input batched along it."""
-    axes = tuple(None if shared else choose(draw, batch_axes(x.ndim), label=f"axis x{i}")
+    axis, None for an input every element shares, and the input batched along it.
+    `last_first`: the simplest draw batches along the last axis (`batch_axes`)."""
+    axes = tuple(None if shared else choose(draw, batch_axes(x.ndim, last_first=last_first),
+                                            label=f"axis x{i}")
                  for i, (x, shared) in enumerate(zip(case.args, case.shared)))
     return axes, batch_inputs(case, axes)
 
@@ -143,10 +145,10 @@ def per_input_axes(in_axes, count: int) -> tuple:
     return in_axes if isinstance(in_axes, tuple) else (in_axes,) * count
 
 
-def draw_out_axes(draw, case) -> int:
-    """One out_axes valid for every output of `case`."""
-    return choose(draw, batch_axes(min(len(v.shape) for v in case.program.outputs)),
-                  label="out_axes")
+def draw_out_axes(draw, case, *, last_first: bool = False) -> int:
+    """One out_axes valid for every output of `case` (`last_first` as `draw_batch`)."""
+    rank = min(len(v.shape) for v in case.program.outputs)
+    return choose(draw, batch_axes(rank, last_first=last_first), label="out_axes")
 
 
 @st.composite

@@ -36,10 +36,13 @@ def check_range(name: str, low: int, high: int, *, floor: int, ceiling: int) -> 
         raise InvalidArgument(f"min_{name}={low} is larger than max_{name}={high}")
 
 
-def batch_axes(rank: int) -> list[int]:
+def batch_axes(rank: int, *, last_first: bool = False) -> list[int]:
     """Positions a batch axis may take in an array of `rank` (before batching), simplest
-    first: what vmap's in_axes and out_axes are drawn from."""
-    return [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
+    first: what vmap's in_axes and out_axes are drawn from.  With `last_first` the
+    last position (-1) leads, so that a property's simplest draw (its first example)
+    shows a rule that takes the batch axis to be the first."""
+    axes = [a for a in (0, 1, -1, 2, -2, 3) if -(rank + 1) <= a <= rank]
+    return sorted(axes, key=lambda a: a != -1) if last_first else axes
 
 
 def array_shapes(*, min_rank=0, max_rank=3, min_dim=1, max_dim=5) -> st.SearchStrategy:

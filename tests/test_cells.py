@@ -72,8 +72,8 @@ def _vjp(sut, reference, case, data):
 
 
 def _vmap(sut, reference, case, data):
-    in_axes, batched = draw_batch(data.draw, case)
-    check_vmap(sut, case, in_axes, draw_out_axes(data.draw, case), batched)
+    in_axes, batched = draw_batch(data.draw, case, last_first=True)
+    check_vmap(sut, case, in_axes, draw_out_axes(data.draw, case, last_first=True), batched)
 
 
 def _jit(sut, reference, case, data):

@@ -87,6 +87,14 @@ def test_a_ramped_direction_shrinks_to_a_ramp_and_a_plain_one_to_ones():
     assert ramped.flat[0] == 1.0 and len(np.unique(ramped)) == ramped.size, ramped
 
 
+@pytest.mark.parametrize("rank", range(4))
+def test_last_first_batch_axes_lead_with_the_last_axis_and_keep_the_others(rank):
+    """tests/test_cells.py's vmap mode draws its axes this way, so that its simplest draw
+    batches along the last axis, where a rule that takes the batch axis to lead is wrong."""
+    axes = shapes.batch_axes(rank, last_first=True)
+    assert axes[0] == -1 and sorted(axes) == sorted(shapes.batch_axes(rank))
+
+
 def test_vocabulary_leaves_out_unsupported_operations():
     assert "concatenate" not in supported_names({"concatenate"})
     assert "where" not in supported_names({"greater"})
