@@ -132,11 +132,13 @@ def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=N
     `function` is the source of `f` when it is not `render_function(case.program)`
     (a program with Python control flow, say).
     """
+    inputs = inputs if inputs is not None else named("x", case.args)
     if coverage.RECORDER is not None:
-        coverage.RECORDER.note(case.program, wrapper.source, case.args)
+        # The program's inputs as this experiment passes them: a vmap's are its batch.
+        coverage.RECORDER.note(case.program, wrapper.source,
+                               [inputs.get(name, x) for name, x in named("x", case.args).items()])
     function = function if function is not None else render_function(case.program)
     source = render_module(function, wrapper.source, constants=constants)
-    inputs = inputs if inputs is not None else named("x", case.args)
     return Experiment(title, source, wrapper.call, inputs)
 
 

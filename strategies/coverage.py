@@ -215,8 +215,9 @@ class Recorder:
     The inputs are part of the key: one program at other inputs is another
     example (`tests/test_cells.py` checks `add(x0, x1)` of a scalar and a
     rank-3 array at three inputs, often of one shape), while the experiments
-    of one example that share its program and inputs (jit's eager and jitted
-    calls, vmap's batch and its loop) are one."""
+    of one example that share its program, modes and inputs (jit's eager and
+    jitted calls) are one.  A vmap's inputs are its batch: two batches that
+    share their first element are two examples of the batching rule."""
 
     def __init__(self):
         self.current = ""

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import cell_cases, coverage
+from oracles.experiment import case_experiment
+from strategies import cell_cases, coverage, wrappers
 from strategies.ir import Eqn, Var, all_eqns
 from strategies.operands import operand_ranks
 from strategies.opspec import OPS
-from strategies.program import Program, programs
+from strategies.program import Program, ProgramCase, programs
 
 pytestmark = pytest.mark.meta
 
@@ -108,6 +109,21 @@ def test_a_program_counts_once_per_distinct_inputs():
     for value in (0.5, 0.5, 1.5):
         recorder.note(program, "sut.jit(f)", (np.array(value),))
     assert recorder.by_property[""] == {("op", "sin", ("0",), "jit"): 2}
+
+
+def test_a_vmap_counts_its_batch_as_its_inputs(monkeypatch):
+    """Two batches that share their first element are two examples of the batching
+    rule, though the case's own inputs (that first element) are one."""
+    x = Var("x0", ())
+    out = Var("v0", ())
+    program = Program((x,), (Eqn("sin", (x,), (), out, "call"),), (out,))
+    monkeypatch.setattr(coverage, "RECORDER", coverage.Recorder())
+    for batch in ((0.5, 1.5), (0.5, 2.5)):
+        case = ProgramCase(program, (np.array(batch[0]),),
+                           tuple((np.array(v),) for v in batch), (False,))
+        case_experiment(case, wrappers.vmap(program, (0,), 0), "vmap(f)",
+                        inputs=wrappers.named("x", (np.array(batch),)))
+    assert coverage.RECORDER.by_property[""] == {("op", "sin", ("0",), "vmap"): 2}
 
 
 def test_most_drawn_scans_let_their_carry_meet_their_row():
