@@ -32,8 +32,7 @@ PER_OPERATION = test_cells.test_each_operand_rank_combination_under_every_mode
 
 def first_failing_example(row) -> int | None:
     """The `ci` example at which the row's property first failed on its shim, or None."""
-    options = [option for option in row.options if not option.startswith("--hypothesis-")]
-    done = run_property(row.shim, row.prop, "-p", "bench.first_failure", *options,
+    done = run_property(row.shim, row.prop, "-p", "bench.first_failure", *row.options,
                         "--hypothesis-profile=ci", param=row.param, shrinks=0)
     found = _FIRST.search(done.stdout)
     return int(found.group(1)) if found and done.returncode == 1 else None

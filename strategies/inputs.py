@@ -37,9 +37,14 @@ def arrays(shape, *, bound: float = 2.0) -> st.SearchStrategy[np.ndarray]:
     return hnp.arrays(np.float64, shape, elements=values(bound=bound), fill=st.nothing())
 
 
+def _unit(k):
+    """Step k (of 2 * GRID + 1) as `1 - k/1000` in [-1, 1]: step 0 is 1.0, the most
+    readable direction, where a direction's steps shrink."""
+    return 1 - k / GRID
+
+
 def _unit_values() -> st.SearchStrategy[float]:
-    """`1 - k/1000` in [-1, 1]: shrinks towards 1.0, the most readable direction."""
-    return st.integers(0, 2 * GRID).map(lambda k: 1 - k / GRID)
+    return st.integers(0, 2 * GRID).map(_unit)
 
 
 def directions(shapes, *, ramp: bool = False) -> st.SearchStrategy[tuple[np.ndarray, ...]]:
@@ -63,7 +68,7 @@ RAMP_STEP = GRID // 8  # 1/8 apart: the simplest draw runs from 1 to -1 in 17 pl
 
 def _ramp(steps: np.ndarray) -> np.ndarray:
     """`_unit_values`' steps, each moved on by RAMP_STEP per place."""
-    return 1 - moved_by_place(steps, RAMP_STEP, 2 * GRID + 1) / GRID
+    return _unit(moved_by_place(steps, RAMP_STEP, 2 * GRID + 1))
 
 
 def moved_by_place(steps: np.ndarray, stride: int, count: int) -> np.ndarray:
