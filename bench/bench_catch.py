@@ -10,12 +10,21 @@ error-to-tolerance ratio of the shrunk and of the amplified example.
 
     python bench/bench_catch.py               # every row shrunk to the end
     python bench/bench_catch.py --as-pushed   # as the meta-test runs them (goal, bounds)
+
+The first writes its table to docs/benchmarks.md.  The second writes
+docs/power.md's first section: every broken SUT with the verdict every push
+holds it to, the rows above, the complexity properties' catches for the
+shims that are right but too slow (tests/meta/test_cost_catches.py) and the
+documented escapes, so the page says of each of today's broken SUTs whether
+it is caught even where the complete matrix (bench/power.py, hours) is of an
+older, smaller set.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,14 +33,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.first_failure import MARK  # noqa: E402
-from bench.report import machine, publish  # noqa: E402
+from bench.report import machine, publish, revision  # noqa: E402
 from oracles.reproducer import equations  # noqa: E402
 from tests.meta.test_broken_suts import (  # noqa: E402
     CATCHES,
+    COST_ONLY,
+    ESCAPES,
     equation_limit,
     run_property,
     saved_reproducer,
 )
+from tests.meta.test_broken_witnesses import SHIMS  # noqa: E402
+
+POWER = ROOT / "docs" / "power.md"
+COST_CATCHES = "tests/meta/test_cost_catches.py"
 
 _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\):\n\s+- Typical runtimes[^\n]*\n"
                     r"\s+- (\d+) passing(?: examples?)?, (\d+) failing(?: examples?)?,(?: and)? "
@@ -75,6 +90,11 @@ def catch(row, as_pushed: bool) -> dict:
                 amplified=amplification(done.stdout), wall=time.perf_counter() - started)
 
 
+def _seconds(seconds: float) -> str:
+    """A phase's seconds, "-" for one that did not run (a failure with nothing to shrink)."""
+    return "-" if seconds != seconds else f"{seconds:.1f}"
+
+
 def table(rows) -> str:
     lines = ["| broken SUT | property | caught | examples to find | s to find | "
              "shrink steps | successful | s to shrink | equations left | ratio shrunk | "
@@ -84,10 +104,40 @@ def table(rows) -> str:
         shrunk, amplified, seconds = (
             (f"{x:.3g}" for x in r["amplified"]) if r["amplified"] else ("", "", ""))
         lines.append(f"| `{r['shim']}` | `{r['prop']}` | {'yes' if r['caught'] else 'NO'} | "
-                     f"{r['find'][1]} | {r['find'][0]:.1f} | {r['shrink'][1]} | "
-                     f"{r['successful']} | {r['shrink'][0]:.1f} | {r['equations']} | "
+                     f"{r['find'][1]} | {_seconds(r['find'][0])} | {r['shrink'][1]} | "
+                     f"{r['successful']} | {_seconds(r['shrink'][0])} | {r['equations']} | "
                      f"{shrunk} | {amplified} | "
                      f"{seconds} | {r['wall']:.0f} |")
+    return "\n".join(lines)
+
+
+def cost_catches() -> dict[str, list[str]]:
+    """Per cost-only shim, the outcome of each catching test that names it."""
+    done = subprocess.run([sys.executable, "-m", "pytest", COST_CATCHES, "-k", "catches", "-q",
+                           "-rA", "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    outcomes = re.findall(r"^(PASSED|FAILED|ERROR) (\S+)", done.stdout, flags=re.MULTILINE)
+    return {shim: [outcome for outcome, nodeid in outcomes if f"[{shim}-" in nodeid]
+            for shim in COST_ONLY}
+
+
+def every_shim(rows, costs: dict[str, list[str]]) -> str:
+    """Whether each of today's broken SUTs is caught: by its rows, its cost tests, or an
+    escape the meta-test documents."""
+    by_shim: dict[str, list[bool]] = {}
+    for r in rows:
+        by_shim.setdefault(r["shim"], []).append(r["caught"])
+    cost = {shim.rsplit(".", 1)[1]: outcomes for shim, outcomes in costs.items()}
+    caught = [s for s in SHIMS if (by_shim.get(s) and all(by_shim[s]))
+              or (cost.get(s) and set(cost[s]) == {"PASSED"})]
+    missed = [s for s in SHIMS if s not in caught and s not in ESCAPES]
+    lines = [f"* {len(SHIMS)} broken SUTs; caught: **{len(caught)}**, "
+             f"{sum(s in by_shim for s in caught)} by the {len(rows)} rows below and "
+             f"{sum(s in cost for s in caught)} by the complexity properties "
+             f"(`{COST_CATCHES}`, {sum(map(len, costs.values()))} tests)"]
+    lines += [f"* not caught, an escape the meta-test documents: `{s}`: {ESCAPES[s]}"
+              for s in ESCAPES if s in SHIMS]
+    lines += [f"* **not caught**: {', '.join(f'`{s}`' for s in missed)}"] if missed else []
     return "\n".join(lines)
 
 
@@ -106,8 +156,15 @@ def main() -> None:
     how = ("as the meta-test runs it on every push (a row with `Catch.shrinks` stops "
            "after that many successful shrinks)" if args.as_pushed else
            "as the meta-test runs it, but every row shrunk to the end")
+    summary = ["## Every broken SUT, as every push checks it", "",
+               "What `tests/meta/test_broken_suts.py` and `tests/meta/test_cost_catches.py` "
+               "hold each of today's broken SUTs to on every push, in minutes; the complete "
+               "matrix after it, every property against every broken SUT, takes hours and "
+               "is of the commit it names.", "",
+               every_shim(rows, cost_catches()), ""] if args.as_pushed else []
     body = "\n".join([
-        "## Time to find a bug" + (" (as pushed)" if args.as_pushed else ""),
+        *summary,
+        "### Each row, as pushed" if args.as_pushed else "## Time to find a bug",
         "",
         "Each deliberately broken SUT of `tests/broken/` against the property that must catch "
         f"it, {how}: `catch` profile (derandomized, and free of Hypothesis's clocks: it stops "
@@ -124,10 +181,13 @@ def main() -> None:
         table(rows),
         "",
         f"Machine: {machine()}.  ",
-        "Command: `python bench/bench_catch.py" + (" --as-pushed`." if args.as_pushed else "`."),
+        "Command: `python bench/bench_catch.py" + (" --as-pushed`" if args.as_pushed else "`")
+        + f" at {revision()}, {time.strftime('%Y-%m-%d')}.",
     ])
-    publish("catch-as-pushed" if args.as_pushed else "catch", body,
-            write=not args.no_write)
+    if args.as_pushed:
+        publish("as-pushed", body, write=not args.no_write, doc=POWER)
+    else:
+        publish("catch", body, write=not args.no_write)
 
 
 if __name__ == "__main__":

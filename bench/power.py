@@ -47,13 +47,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import machine, publish_page, revision  # noqa: E402
+from bench.report import machine, publish_page, revision, section  # noqa: E402
 from jaxcheck.runner import RunOptions, collect, run  # noqa: E402
 from oracles.reproducer import equations  # noqa: E402
 from tests.meta.test_broken_suts import ESCAPES  # noqa: E402
 from tests.meta.test_broken_witnesses import SHIMS  # noqa: E402
 
 DOC = ROOT / "docs" / "power.md"
+TITLE = "# Bug-finding power: the kill matrix"
+# The page's first section, every broken SUT as every push checks it, which
+# `python bench/bench_catch.py --as-pushed` writes in minutes: kept when this
+# script redraws the rest.
+AS_PUSHED = "as-pushed"
 # What the suite's verdicts depend on, for the cache's fingerprint.
 SOURCES = ("conftest.py", "jaxcheck", "oracles", "refimpl", "strategies", "tests/test_*.py",
            "tests/broken/__init__.py", "tests/broken/over_jax.py")
@@ -186,7 +191,7 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
     sizes = [r["shrunk"]["size"][0] for r in results
              if r.get("shrunk") and r["shrunk"].get("size")]
     median_size = statistics.median(sizes) if sizes else None
-    lines = ["# Bug-finding power: the kill matrix", "",
+    lines = [TITLE, "", "## Every property against every broken SUT", "",
              f"{len(results)} broken SUTs (`tests/broken/`), each one realistic bug, against "
              f"{len(properties)} properties in the `ci` profile, every property run (no stop "
              "at the first failure, no shrinking); the property that caught a bug first is "
@@ -209,7 +214,7 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
                   if sizes else "* no reproducer with a program"]
     lines += [f"* caught by one property only (fragile): {len(fragile)}"
               + (f": {', '.join(fragile)}" if fragile else ""), "",
-              "## Per broken SUT", "",
+              "### Per broken SUT", "",
               "| broken SUT | family | properties that catch it | quickest | first "
               "counterexample | its reproducer, shrunk |", "|---|---|---:|---|---|---|"]
     for result in results:
@@ -225,7 +230,7 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
                      + ("-" if size is None else f"{plural(size[0], 'equation')}, "
                                                  f"{plural(size[1], 'layer')}")
                      + " |")
-    lines += ["", "## The matrix", "",
+    lines += ["", "### The matrix", "",
               "X: the property caught the bug (C: crashed, H: hung); .: passed; s: skipped.", "",
               "| broken SUT | " + " | ".join(str(number[p]) for p in properties) + " |",
               "|---|" + "---|" * len(properties)]
@@ -235,7 +240,7 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
             by.setdefault(prop_of(v["nodeid"]), set()).add(v["outcome"])
         lines.append(f"| `{result['shim']}` | "
                      + " | ".join(mark(by.get(p, set())) for p in properties) + " |")
-    lines += ["", "## Per property", "", "| # | property | catches | only it catches |",
+    lines += ["", "### Per property", "", "| # | property | catches | only it catches |",
               "|---:|---|---:|---|"]
     for prop in properties:
         catches = [s for s, props in killing.items() if prop in props]
@@ -246,14 +251,14 @@ def document(results: list[dict], command: str, ablate: tuple[str, ...] = ()) ->
         less = summary(results, without=name)
         timing = (f"median {statistics.median(less['seconds']):.1f} s, worst "
                   f"{max(less['seconds']):.1f} s" if less["seconds"] else "-")
-        lines += ["", f"## Without `{name}`", "",
+        lines += ["", f"### Without `{name}`", "",
                   "The same run, its verdicts left out: what the suite catches without it.", "",
                   f"* caught: {len(less['caught'])} of {len(results)}"
                   + (f"; not caught: {', '.join(f'`{s}`' for s in less['missed'])}"
                      if less["missed"] else ""),
                   f"* time to the first counterexample: {timing}",
                   f"* caught by one property only: {len(less['fragile'])}"]
-    lines += ["", "## How this was measured", "",
+    lines += ["", "### How this was measured", "",
               f"`{command}` at {', '.join(sorted({r.get('commit', '?') for r in results}))} "
               f"on {machine()}, {time.strftime('%Y-%m-%d')}; "
               f"{sum(r['seconds'] for r in results) / 60:.0f} min of runs "
@@ -303,6 +308,9 @@ def main() -> None:
         left = sorted(set(shims) - {r["shim"] for r in results})
         text += (f"\nNot measured yet ({len(left)} of {len(shims)}): "
                  + ", ".join(f"`{s}`" for s in left) + ".\n")
+    kept = section(AS_PUSHED, DOC)
+    if kept:
+        text = text.replace(TITLE + "\n", f"{TITLE}\n\n{kept}\n", 1)
     publish_page(DOC, text, write=not args.no_write)
 
 

@@ -4,7 +4,8 @@ Each bench script builds a Markdown section that ends with the machine and
 the command that produced it, so the next person can reproduce the figures;
 `publish` prints it and replaces that bench's section (between
 `<!-- key:start -->` and `<!-- key:end -->`), leaving the others' sections
-as they were.
+as they were.  A section may live in another page of docs/ (the kill
+matrix's rows as pushed are docs/power.md's).
 """
 
 from __future__ import annotations
@@ -43,17 +44,29 @@ def revision() -> str:
     return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
-def write_section(key: str, body: str) -> None:
-    start, end = f"<!-- {key}:start -->", f"<!-- {key}:end -->"
-    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-    section = f"{start}\n{body}\n{end}"
+def _markers(key: str) -> tuple[str, str]:
+    return f"<!-- {key}:start -->", f"<!-- {key}:end -->"
+
+
+def section(key: str, doc: Path = DOC) -> str | None:
+    """The `key` section of `doc`, its markers included (None: it has none)."""
+    start, end = _markers(key)
+    found = re.search(re.escape(start) + ".*?" + re.escape(end),
+                      doc.read_text() if doc.exists() else "", flags=re.DOTALL)
+    return found.group(0) if found else None
+
+
+def write_section(key: str, body: str, doc: Path = DOC) -> None:
+    start, end = _markers(key)
+    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
+    block = f"{start}\n{body}\n{end}"
     if start in text:
-        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: section, text,
+        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, text,
                       flags=re.DOTALL)
     else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    DOC.parent.mkdir(exist_ok=True)
-    DOC.write_text(text)
+        text = text.rstrip() + "\n\n" + block + "\n"
+    doc.parent.mkdir(exist_ok=True)
+    doc.write_text(text)
 
 
 def publish_page(path: Path, text: str, *, write: bool) -> None:
@@ -64,9 +77,9 @@ def publish_page(path: Path, text: str, *, write: bool) -> None:
         print(f"wrote {path.relative_to(ROOT)}", file=sys.stderr)
 
 
-def publish(key: str, body: str, *, write: bool) -> None:
-    """Print `body`; with `write`, make it the `key` section of docs/benchmarks.md."""
+def publish(key: str, body: str, *, write: bool, doc: Path = DOC) -> None:
+    """Print `body`; with `write`, make it the `key` section of `doc` (docs/benchmarks.md)."""
     print(body)
     if write:
-        write_section(key, body)
-        print(f"wrote section {key!r} of {DOC.relative_to(ROOT)}", file=sys.stderr)
+        write_section(key, body, doc)
+        print(f"wrote section {key!r} of {doc.relative_to(ROOT)}", file=sys.stderr)
