@@ -40,6 +40,7 @@ that fails is jaxcheck's trouble, reported, never the SUT's.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import re
@@ -304,12 +305,17 @@ def _write_json(path: Path, value) -> None:
     os.replace(staging, path)
 
 
-def _end_with_parent() -> None:
+def end_with_parent() -> None:
     """A daemon thread that ends this child's process group (itself, and anything the
     SUT started) once the parent is gone: killed, even by SIGKILL, the parent
     cannot end its children, and a child left behind would run at full CPU.  A
     child that ends first, its output pipe broken by the parent's death
-    (jaxcheck/childlog.py), ends its group on the way out."""
+    (jaxcheck/childlog.py), ends its group on the way out.
+
+    A child that ends with its parent alive ends the rest of its group itself
+    on the way out, what the parent does next (`runner.end_group`): a SIGKILL
+    of the parent between the two would otherwise leave what the SUT started
+    running, with no one left to end it."""
     parent = os.getppid()
 
     def orphaned() -> bool:
@@ -320,8 +326,37 @@ def _end_with_parent() -> None:
             time.sleep(PARENT_CHECK_SECONDS)
         os.killpg(os.getpgrp(), signal.SIGKILL)
 
+    def on_exit():
+        if orphaned():
+            os.killpg(os.getpgrp(), signal.SIGKILL)
+        for pid in _rest_of_group():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
     threading.Thread(target=watch, name="jaxcheck-parent-watch", daemon=True).start()
-    atexit.register(lambda: orphaned() and os.killpg(os.getpgrp(), signal.SIGKILL))
+    atexit.register(on_exit)
+
+
+def _rest_of_group() -> list[int]:
+    """The other processes of the group this process leads (the command starts each
+    child in a session of its own), from Linux's /proc; none in a group it does
+    not lead, and none found without /proc (there the parent's ending of the
+    group is all)."""
+    group, me = os.getpgrp(), os.getpid()
+    if group != me:
+        return []
+    found = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        # "pid (command) state ppid pgrp ...": the command may hold spaces and parentheses.
+        if int(stat.rsplit(")", 1)[1].split()[2]) == group:
+            found.append(int(entry.name))
+    return found
 
 
 @pytest.hookimpl(trylast=True)
@@ -330,7 +365,7 @@ def pytest_configure(config):
     worker = config.getoption("--jaxcheck-worker")
     if not worker:
         return
-    _end_with_parent()
+    end_with_parent()
     directory = Path(worker)
     directory.mkdir(parents=True, exist_ok=True)
     channel = Sender(config.getoption("--jaxcheck-channel"))

@@ -27,6 +27,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,7 +40,7 @@ from jaxcheck.child import Child, Tally
 from jaxcheck.runner import Verdict
 from oracles import reproducer
 from oracles.sut import SutError
-from tests.meta.command import jaxcheck, read_verdicts
+from tests.meta.command import ROOT, jaxcheck, read_verdicts
 from tests.meta.faults import (
     BOTH,
     CORRECT,
@@ -542,3 +543,18 @@ def test_an_sut_that_hangs_at_import_is_ended_with_what_it_started(tmp_path, mon
     with pytest.raises(SutError, match="did not finish within 3 s: it hangs at import"):
         probe.describe([("--sut", "sut_that_hangs")], timeout=3)
     assert left_behind((marker.encode(), b"sut_that_hangs")) == []
+
+
+def test_a_child_that_ends_ends_what_the_sut_started_with_its_parent_alive(tmp_path):
+    """The command ends a child's group once the child has ended; a SIGKILL of the
+    command between the two would leave what the SUT started with no one to end it,
+    so the child ends it itself on its way out.  Here its parent never does."""
+    marker = sleeper_marker()
+    script = ("import subprocess\nfrom jaxcheck import child\nchild.end_with_parent()\n"
+              f"subprocess.Popen(['sleep', '{marker}'])\n")
+    subprocess.run([sys.executable, "-c", script], cwd=ROOT, start_new_session=True,
+                   check=True, timeout=60)
+    left = left_behind((marker.encode(),))
+    for line in left:  # not to outlive this test if it fails
+        os.kill(int(line.split(":")[0]), signal.SIGKILL)
+    assert left == []
