@@ -240,7 +240,7 @@ def summary(trials: list[Trial], command: str, seconds: float) -> str:
         "",
         f"Command: `{command}` ({seconds / 60:.0f} min), from the repository root; each "
         "trial's fault and moment as bench/faults.py's docstring says.",
-        f"Machine: {machine()}, shared with other runs.",
+        f"Machine: {machine()}.",
     ])
 
 
