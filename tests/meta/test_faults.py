@@ -545,7 +545,7 @@ def test_an_sut_that_hangs_at_import_is_ended_with_what_it_started(tmp_path, mon
     assert left_behind((marker.encode(), b"sut_that_hangs")) == []
 
 
-def test_a_child_that_ends_ends_what_the_sut_started_with_its_parent_alive(tmp_path):
+def test_a_child_that_ends_ends_what_the_sut_started_with_its_parent_alive():
     """The command ends a child's group once the child has ended; a SIGKILL of the
     command between the two would leave what the SUT started with no one to end it,
     so the child ends it itself on its way out.  Here its parent never does."""
