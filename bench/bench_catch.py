@@ -135,6 +135,13 @@ def every_shim(rows, costs: dict[str, list[str]]) -> str:
              f"{sum(s in by_shim for s in caught)} by the {len(rows)} rows below and "
              f"{sum(s in cost for s in caught)} by the complexity properties "
              f"(`{COST_CATCHES}`, {sum(map(len, costs.values()))} tests)"]
+    found = [r for r in rows if r["caught"] and r["find"][1]]
+    if found:
+        examples = sorted(r["find"][1] for r in found)
+        lines.append(f"* examples to a row's first failure: median "
+                     f"{examples[len(examples) // 2]}, {sum(e == 1 for e in examples)} rows at "
+                     f"the first, most {examples[-1]}; equations left in a reproducer: at most "
+                     f"{max(r['equations'] or 0 for r in found)}")
     lines += [f"* not caught, an escape the meta-test documents: `{s}`: {ESCAPES[s]}"
               for s in ESCAPES if s in SHIMS]
     lines += [f"* **not caught**: {', '.join(f'`{s}`' for s in missed)}"] if missed else []
