@@ -198,6 +198,14 @@ def _reduced_last(x, axis) -> np.ndarray:
     return np.transpose(x, rest + list(axes)).reshape([x.shape[a] for a in rest] + [-1])
 
 
+def _counted(x, *, axis, keepdims) -> bool:
+    """mean's domain: each mean is over at least one element (NumPy's mean of none is
+    NaN, with a warning, so the generator must not even try it)."""
+    shape = np.shape(x)
+    axes = range(len(shape)) if axis is None else [a % len(shape) for a in np.atleast_1d(axis)]
+    return all(shape[a] > 0 for a in axes)
+
+
 def _one_chosen(chosen: int, runner_up: int):
     """max's (sorted positions -1, -2) or min's (0, 1) domain: the element it chooses
     apart from the next by KINK_MARGIN, so no tie is near and the derivative is one
@@ -616,7 +624,7 @@ OPS: dict[str, OpSpec] = {
                 domain=lambda x, y: _positive(x), elementwise=True, primitives=("pow",),
                 optional=True),
         OpSpec("mean", np.mean, "jnp.mean({0}, axis={axis}, keepdims={keepdims})", None,
-               operands.reduction_axes, "a sum divided by its count",
+               operands.reduction_axes, "a sum divided by its count", domain=_counted,
                primitives=("reduce_sum", "div"), optional=True),
         OpSpec("max", np.max, "jnp.max({0}, axis={axis}, keepdims={keepdims})", None,
                operands.reduction_axes, "its derivative is the chosen element's; ties a kink",
