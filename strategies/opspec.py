@@ -190,20 +190,24 @@ def _clip_piece(x, *, lo, hi) -> np.ndarray:
     return (x > lo).astype(int) + (x > hi)
 
 
+def _reduced_axes(ndim: int, axis) -> list[int]:
+    """The axes (from 0) that a reduction over NumPy's `axis` removes."""
+    return list(range(ndim)) if axis is None else [a % ndim for a in np.atleast_1d(axis)]
+
+
 def _reduced_last(x, axis) -> np.ndarray:
     """x's real part with the axes a reduction over `axis` removes moved last, as one."""
     x = np.real(np.asarray(x))
-    axes = range(x.ndim) if axis is None else [a % x.ndim for a in np.atleast_1d(axis)]
+    axes = _reduced_axes(x.ndim, axis)
     rest = [a for a in range(x.ndim) if a not in axes]
-    return np.transpose(x, rest + list(axes)).reshape([x.shape[a] for a in rest] + [-1])
+    return np.transpose(x, rest + axes).reshape([x.shape[a] for a in rest] + [-1])
 
 
 def _counted(x, *, axis, keepdims) -> bool:
     """mean's domain: each mean is over at least one element (NumPy's mean of none is
     NaN, with a warning, so the generator must not even try it)."""
     shape = np.shape(x)
-    axes = range(len(shape)) if axis is None else [a % len(shape) for a in np.atleast_1d(axis)]
-    return all(shape[a] > 0 for a in axes)
+    return all(shape[a] > 0 for a in _reduced_axes(len(shape), axis))
 
 
 def _one_chosen(chosen: int, runner_up: int):
