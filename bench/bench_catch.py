@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.first_failure import MARK  # noqa: E402
+from bench.first_failure import first_failure  # noqa: E402
 from bench.report import machine, publish, revision  # noqa: E402
 from oracles.reproducer import equations  # noqa: E402
 from tests.meta.test_broken_suts import (  # noqa: E402
@@ -52,7 +52,6 @@ _PHASE = re.compile(r"- during (\w+) phase \(([\d.]+) seconds\):\n\s+- Typical r
                     r"\s+- (\d+) passing(?: examples?)?, (\d+) failing(?: examples?)?,(?: and)? "
                     r"(\d+) invalid")
 _SUCCESSFUL = re.compile(r"Tried \d+ shrinks of which (\d+) were successful")
-_FIRST = re.compile(re.escape(MARK) + r" \S+ example (\d+) after ([\d.]+) s")
 _AMPLIFIED = re.compile(r"Amplified: the shrunk example's error was (\S+) times the tolerance; "
                         r".*? it is (\S+) times \(\d+ input sets tried in ([\d.]+) s\)")
 _NOT_AMPLIFIED = re.compile(r"Not amplified: .*?(\S+) times the tolerance.*?in ([\d.]+) s\)")
@@ -78,12 +77,12 @@ def catch(row, as_pushed: bool) -> dict:
                         goal=equation_limit(row) if as_pushed else None)
     phases = {m.group(1): (float(m.group(2)), sum(map(int, m.group(3, 4, 5))))
               for m in _PHASE.finditer(done.stdout)}
-    first = _FIRST.search(done.stdout)
+    first = first_failure(done.stdout)
     saved = saved_reproducer(done.stdout)
     script = saved.read_text() if saved else ""
     prop = row.prop.__name__ + (f"[{row.param}]" if row.param else "")
     return dict(shim=row.shim.rsplit(".", 1)[1], prop=prop, caught=done.returncode == 1,
-                find=(float(first.group(2)), int(first.group(1))) if first else (float("nan"), 0),
+                find=(first[1], first[0]) if first else (float("nan"), 0),
                 shrink=phases.get("shrink", (float("nan"), 0)),
                 successful=int(m.group(1)) if (m := _SUCCESSFUL.search(done.stdout)) else 0,
                 equations=equations(script) if script else None,

@@ -13,7 +13,6 @@ or that none did.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -21,12 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.first_failure import MARK  # noqa: E402
+from bench.first_failure import first_failure  # noqa: E402
 from bench.report import machine, revision  # noqa: E402
 from tests import test_cells  # noqa: E402
 from tests.meta.test_broken_suts import CATCHES, run_property  # noqa: E402
 
-_FIRST = re.compile(re.escape(MARK) + r" \S+ example (\d+) after")
 PER_OPERATION = test_cells.test_each_operand_rank_combination_under_every_mode
 
 
@@ -34,8 +32,8 @@ def first_failing_example(row) -> int | None:
     """The `ci` example at which the row's property first failed on its shim, or None."""
     done = run_property(row.shim, row.prop, "-p", "bench.first_failure", *row.options,
                         "--hypothesis-profile=ci", param=row.param, shrinks=0)
-    found = _FIRST.search(done.stdout)
-    return int(found.group(1)) if found and done.returncode == 1 else None
+    found = first_failure(done.stdout)
+    return found[0] if found and done.returncode == 1 else None
 
 
 def main() -> None:

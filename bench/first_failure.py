@@ -8,10 +8,13 @@ to 256), so those counts overstate the time to find a bug.  Observability
 sees each test case as it ends, in order.
 
     python -m pytest <property> --sut <shim> -p bench.first_failure
+
+`first_failure` reads that line back from the run's output.
 """
 
 from __future__ import annotations
 
+import re
 import time
 
 from hypothesis.internal import observability
@@ -23,6 +26,7 @@ from hypothesis.internal import observability
 observability.OBSERVABILITY_COLLECT_COVERAGE = False
 
 MARK = "jaxcheck first failure:"
+_LINE = re.compile(re.escape(MARK) + r" \S+ example (\d+) after ([\d.]+) s")
 _first: dict[str, tuple[int, float]] = {}
 _examples: dict[str, int] = {}
 
@@ -43,3 +47,9 @@ def pytest_configure(config) -> None:
 def pytest_terminal_summary(terminalreporter) -> None:
     for name, (examples, seconds) in _first.items():
         terminalreporter.write_line(f"{MARK} {name} example {examples} after {seconds:.2f} s")
+
+
+def first_failure(output: str) -> tuple[int, float] | None:
+    """(examples, seconds) to the first failure a run's output reports, None if none."""
+    found = _LINE.search(output)
+    return (int(found.group(1)), float(found.group(2))) if found else None
