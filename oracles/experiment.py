@@ -132,11 +132,12 @@ def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=N
     `function` is the source of `f` when it is not `render_function(case.program)`
     (a program with Python control flow, say).
     """
-    inputs = inputs if inputs is not None else named("x", case.args)
+    own = named("x", case.args)
+    inputs = inputs if inputs is not None else own
     if coverage.RECORDER is not None:
         # The program's inputs as this experiment passes them: a vmap's are its batch.
         coverage.RECORDER.note(case.program, wrapper.source,
-                               [inputs.get(name, x) for name, x in named("x", case.args).items()])
+                               [inputs.get(name, x) for name, x in own.items()])
     function = function if function is not None else render_function(case.program)
     source = render_module(function, wrapper.source, constants=constants)
     return Experiment(title, source, wrapper.call, inputs)
