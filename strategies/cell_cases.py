@@ -8,8 +8,10 @@ reach the common combinations often and some never: a rank-0 and a rank-2
 value seldom meet in one scope (docs/coverage.md).  Drawing more programs
 does not fix that; enumerating does.  `cells` lists each operation of a
 vocabulary with each rank combination its builder may draw
-(`coverage.rank_combinations`), and `cell_cases` draws the one-equation
-program of a cell, with inputs made so that the cell can always be built:
+(`coverage.rank_combinations`), `regimes` the parameter values that choose
+between its formulas (`operands.REGIMES`: each of `convolve`'s modes), and
+`cell_cases` draws the one-equation program of a cell in a regime, with
+inputs made so that the cell can always be built:
 
 * shapes are suffixes of one drawn base shape, so every pair broadcasts,
   and square where the operands must contract (`SQUARE`), or each drawn
@@ -49,6 +51,7 @@ from strategies.equations import Scope
 from strategies.inputs import moved_by_place
 from strategies.ir import Var, prune
 from strategies.language import LANGUAGE
+from strategies.operands import REGIMES
 from strategies.opspec import OPS
 from strategies.program import Program, ProgramCase, draw_shared
 from strategies.shapes import check_type
@@ -57,8 +60,9 @@ from strategies.shapes import check_type
 # their shapes are square, so every rank pair contracts.
 SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair", "einsum_operands",
                     "square_matrices", "solve_pair"})
-# The builders whose operands need no common dim: each input's shape drawn alone, so
-# the first may be shorter than, as long as or longer than the second.
+# The builders whose operands need no common dim: each input's shape drawn alone, and
+# the equation reads both (`Scope.meets`; one read twice has one length), so the first
+# may be shorter than, as long as or longer than the second.
 APART = frozenset({"convolution_pair"})
 # An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
 OFFSET = (5 / 16, 7 / 16)
@@ -69,6 +73,12 @@ def cells(ops) -> list[tuple[str, tuple[str, ...]]]:
     """(operation, operand ranks) for each operation in `ops` (constructs left out) and
     each rank combination its builder may draw, in `ops` order."""
     return [(op, ranks) for op in ops if op in OPS for ranks in rank_combinations(OPS[op])]
+
+
+def regimes(op: str) -> tuple[dict, ...]:
+    """The parameter values each of `op`'s cells is built with in turn
+    (`operands.REGIMES`): `({},)`, any parameters, for most operations."""
+    return REGIMES.get(OPS[op].build.__name__, ({},))
 
 
 def _arrays(shape, i: int) -> st.SearchStrategy:
@@ -169,25 +179,32 @@ def _conditioned(arrays):
 FALLBACKS = (_capped, _scaled, _lifted, _spread, _smaller, _ratios, _conditioned)
 
 
-def _grow(draw, op, ranks, sets):
+def _grow(draw, op, ranks, regime, sets):
     names = [f"x{i}" for i in range(len(sets[0]))]
     scope = Scope([Var(n, x.shape) for n, x in zip(names, sets[0])],
                   [dict(zip(names, args)) for args in sets], specs=[LANGUAGE[op]],
-                  language=LANGUAGE, focus=ranks)
+                  language=LANGUAGE, focus=ranks, regime=regime)
+    if OPS[op].build.__name__ in APART:
+        scope.meets = (frozenset(names[:1]), frozenset(names[1:]))
     scope.grow(draw, 1)
     return scope
 
 
 @st.composite
-def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> ProgramCase:
-    """A `ProgramCase` whose program is the one equation `op` on operands of `ranks`.
+def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1,
+               regime: dict | None = None) -> ProgramCase:
+    """A `ProgramCase` whose program is the one equation `op` on operands of `ranks`,
+    with the parameters of `regime` (one of `regimes(op)`; default: any).
 
     `variants` input sets (for vmap) as in `programs`.  Raises ValueError
-    for a cell its builder cannot draw (not in `cells`).
+    for a cell its builder cannot draw (not in `cells`) or a regime it has not.
     """
     check_type("variants", variants, int)
     if (op, ranks) not in cells([op]):
         raise ValueError(f"{op} has no operands of ranks {ranks}; cells() lists those it has")
+    regime = regime or {}
+    if regime and regime not in regimes(op):
+        raise ValueError(f"{op} has no regime {regime}; regimes() lists those it has")
     shapes = _shapes(draw, op, ranks)
     shared = draw_shared(draw, len(shapes), variants)
     first = tuple(draw(_arrays(s, i), label=f"x{i}") for i, s in enumerate(shapes))
@@ -195,15 +212,15 @@ def cell_cases(draw, op: str, ranks: tuple[str, ...], *, variants: int = 1) -> P
         tuple(x if shared[i] else draw(_arrays(x.shape, i), label=f"x{i}[{k}]")
               for i, x in enumerate(first))
         for k in range(1, variants)]
-    scope = _grow(draw, op, ranks, sets)
+    scope = _grow(draw, op, ranks, regime, sets)
     if not scope.eqns:
         sets = [_easy(args) for args in sets]
-        scope = _grow(draw, op, ranks, sets)
+        scope = _grow(draw, op, ranks, regime, sets)
     easy = sets
     for fallback in FALLBACKS:
         if not scope.eqns:
             sets = [fallback(args) for args in easy]
-            scope = _grow(draw, op, ranks, sets)
+            scope = _grow(draw, op, ranks, regime, sets)
     if not scope.eqns:
         raise AssertionError(f"the cell {op} {ranks} could not be built at {sets[0]}")
     program = prune(Program(tuple(scope.vars[:len(shapes)]), tuple(scope.eqns),

@@ -36,7 +36,8 @@ class Scope:
     * `chain`: each equation's first operand is the latest variable
       (`program.programs(chain=True)`);
     * `focus`: operand ranks (`operands.operand_ranks`) every equation must
-      have, or None (`cell_cases.cell_cases` builds one cell this way);
+      have, or None, and `regime` the parameters it must have (`{}`: any):
+      `cell_cases.cell_cases` builds one cell in one regime this way;
     * `meets`: None, or two sets of variable names: every equation must then
       read a variable of each, and be an operation, whose builder asks `fits`
       (`constructs.build_scan` opens a step with its carry meeting its row);
@@ -46,7 +47,7 @@ class Scope:
     """
 
     def __init__(self, variables, envs, *, specs, language: Mapping, prefix="v", chain=False,
-                 focus=None, grad_only=False):
+                 focus=None, regime=None, grad_only=False):
         self.vars = list(variables)
         self.envs = list(envs)
         self.program_specs = list(specs)
@@ -54,6 +55,7 @@ class Scope:
         self.prefix = prefix
         self.chain = chain
         self.focus = focus
+        self.regime = dict(regime or {})
         self.meets: tuple[frozenset[str], frozenset[str]] | None = None
         self.only: str | None = None
         self.used: set[str] = set()
@@ -162,11 +164,13 @@ class Scope:
                     for env in self.envs]
 
     def fits(self, spec, args: Sequence, params: dict) -> bool:
-        """True where the operands have the scope's `focus` ranks (if it has one), meet
-        as `meets` asks (if it does), and every result is finite, within VALUE_CAP
-        and of a small shape.  Every operand builder asks this of each option it
-        considers, so a focus steers them all."""
+        """True where the operands have the scope's `focus` ranks (if it has one) and
+        the parameters have its `regime`, they meet as `meets` asks (if it does), and
+        every result is finite, within VALUE_CAP and of a small shape.  Every operand
+        builder asks this of each option it considers, so a focus steers them all."""
         if self.focus is not None and operand_ranks(spec.name, args) != self.focus:
+            return False
+        if any(params.get(name) != value for name, value in self.regime.items()):
             return False
         if self.meets is not None:
             read = {a.name for a in args if isinstance(a, Var)}

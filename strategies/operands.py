@@ -673,6 +673,12 @@ def quantile_axes(draw, scope, spec):
 # length), and where the operands overlap wholly.
 CONVOLUTION_MODES = ("full", "same", "valid")
 
+# By builder, the parameters that choose between an operation's formulas: a bug in one
+# formula (correlate's middle for 'same') shows only where it is used, so a cell is
+# built once per regime (`cell_cases`) as once per operand-rank combination.  A
+# builder not here has the one regime, no parameter fixed.
+REGIMES = {"convolution_pair": tuple({"mode": mode} for mode in CONVOLUTION_MODES)}
+
 
 def convolution_pair(draw, scope, spec):
     """`convolve(x, y, mode)` and `correlate`'s: two vectors (not empty), any lengths,

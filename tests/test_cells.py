@@ -6,10 +6,12 @@ combinations often and some never (docs/coverage.md): a bug confined to one
 (matmul's transpose for a vector times a matrix, the sum over the broadcast
 dims of a scalar added to a matrix) survives them.  This property
 enumerates instead (`strategies/cell_cases.py`): each example runs every
-cell of its operation, a one-equation program per operand-rank combination,
-in plain evaluation, jvp, reverse mode (vjp), vmap, jit and second order
-(jvp of grad: rules right to first order and wrong to second), each judged
-as the mode's own property judges a whole program.  A failure is then one
+cell of its operation, a one-equation program per operand-rank combination
+and per regime (where a parameter chooses the formula: each of `convolve`'s
+and `correlate`'s modes), in plain evaluation, jvp, reverse mode (vjp),
+vmap, jit and second order (jvp of grad: rules right to first order and
+wrong to second), each judged as the mode's own property judges a whole
+program.  A failure is then one
 equation, named by its operation (the test's parameter), its ranks and its
 mode.
 
@@ -20,6 +22,8 @@ example, one program that is a single construct (its blocks drawn from the
 whole language; a scan's step opens with its carry meeting its row) and
 runs it in every mode.
 """
+
+import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -43,7 +47,7 @@ from strategies.cases import (
     output_shapes_of,
     program_cases,
 )
-from strategies.cell_cases import cell_cases, cells
+from strategies.cell_cases import cell_cases, cells, regimes
 from strategies.inputs import directions
 from strategies.language import FEATURES, LANGUAGE
 from strategies.opspec import OPS
@@ -125,9 +129,10 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
     checks = [check for features, reverse, check in MODES.values()
               if all(map(sut.supports, features))
               and (not reverse or op in vocabulary.reverse_ops)]
-    for _, ranks in cells([op]):
+    for (_, ranks), regime in itertools.product(cells([op]), regimes(op)):
         size = data.draw(st.integers(2, 3), label="batch size")
-        case = data.draw(cell_cases(op, ranks, variants=size), label=f"{op} {ranks}")
+        case = data.draw(cell_cases(op, ranks, variants=size, regime=regime),
+                         label=" ".join(map(str, (op, ranks, *regime.values()))))
         for check in checks:
             check(sut, reference, case, data)
 

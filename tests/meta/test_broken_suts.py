@@ -272,6 +272,10 @@ CATCHES = [
                        ("vmap_gather_indices_of_the_first", "argmax"),
                        ("update_slice_keeps_the_overwritten_tangent", "dynamic_update_slice"),
                        ("median_takes_the_lower_middle", "median"),
+                       # Wrong only for 'same' with the first vector the shorter and
+                       # of even length: the row's cells run each mode and read both
+                       # vectors (`cell_cases.regimes`, `APART`).
+                       ("correlate_same_centred_as_convolve", "correlate"),
                        # Three rows that drawn programs caught until the language grew
                        # to 100 operations: the Hessian symmetry property's reproducer then
                        # kept 6 equations, the grad property's 4, and the inner-grad
@@ -314,15 +318,7 @@ CATCHES = [
 
 # Broken shims no property catches, each with the reason: findings about the suite,
 # kept until a property catches them (the shim and its witness stay in tests/broken/).
-ESCAPES = {
-    # The regime is one corner of one cell: 'same', the first vector the shorter and of
-    # even length, which about one example in 100 of the per-operation row draws:
-    # catch's 25 examples pass, as do the value properties' 500; thorough's seeds 0
-    # and 1 reach it at examples 99 and 102 of about 100, seeds 2 and 3 not at all.
-    "correlate_same_centred_as_convolve": "needs mode 'same' with the first vector the "
-                                          "shorter and of even length, a corner about one "
-                                          "per-operation example in 100 reaches",
-}
+ESCAPES: dict[str, str] = {}
 # The cost-only shims, caught by the complexity properties (tests/meta/test_cost_catches.py).
 COST_ONLY = (PER_ELEMENT, WITHOUT_SHARING, DENSE_JACOBIAN)
 

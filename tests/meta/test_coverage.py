@@ -5,6 +5,8 @@ can reach but `ALLOWED` lacks would be invisible, and a mode read wrongly
 from a wrapper would credit reverse mode with forward-mode examples.
 """
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -97,6 +99,43 @@ def test_cell_cases_build_each_allowed_cell_as_one_equation_from_what_was_drawn(
     constant = {ranks: [x.shape for x in args if x.size > 1 and np.all(x == x.flat[0])]
                 for ranks, args in first.items()}
     assert not any(constant.values()), f"{op}: constant inputs in the simplest draw: {constant}"
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if cell_cases.regimes(op) != ({},)])
+def test_each_cell_is_built_in_each_regime_reading_every_input(op):
+    """A bug in one of an operation's formulas (correlate's middle for 'same') shows
+    only in an example that uses it, and one with its operands apart in length only
+    where the equation reads both drawn vectors, not one of them twice."""
+    seen = []
+
+    @settings(max_examples=10, derandomize=True, database=None, deadline=None)
+    @given(data=st.data())
+    def build(data):
+        for (_, ranks), regime in itertools.product(cell_cases.cells([op]),
+                                                    cell_cases.regimes(op)):
+            case = data.draw(cell_cases.cell_cases(op, ranks, regime=regime))
+            (eqn,) = case.program.eqns
+            seen.append((regime, dict(eqn.params), {a.name for a in eqn.args}))
+
+    build()
+    wrong = [(regime, params) for regime, params, _ in seen
+             if params | regime != params]
+    assert not wrong, f"{op}: cells without their regime's parameters: {wrong}"
+    assert all(read == {"x0", "x1"} for _, _, read in seen), seen
+
+
+@pytest.mark.parametrize("ranks, regime, message", [
+    (("1", "1"), {"mode": "middle"}, "no regime"),
+    (("2", "1"), {}, "no operands of ranks"),
+])
+def test_a_cell_an_operation_has_not_is_an_error(ranks, regime, message):
+    @settings(max_examples=1, database=None)
+    @given(data=st.data())
+    def build(data):
+        data.draw(cell_cases.cell_cases("correlate", ranks, regime=regime))
+
+    with pytest.raises(ValueError, match=message):
+        build()
 
 
 def test_a_program_counts_once_per_distinct_inputs():
