@@ -21,7 +21,8 @@ failure found, and a pipe needs no disk.  In the worker directory it keeps:
   and a hunt can show its progress.
 
 The child ends its own process group when the parent goes away (even by
-SIGKILL), so no child, and nothing an SUT started, outlives the command.
+SIGKILL), so no child, and nothing an SUT started, outlives the command
+(jaxcheck/lifetime.py, from before conftest imports the SUT).
 
 Under a deadline (`--jaxcheck-deadline`: a hunt, or `check --quick`) each
 property gets an equal share of the time left when it starts. When it is
@@ -39,14 +40,10 @@ that fails is jaxcheck's trouble, reported, never the SUT's.
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import json
 import os
 import re
 import resource
-import signal
-import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -58,6 +55,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Sender
 from jaxcheck.database import Guarded, open_database
 from jaxcheck.examples import wrapped
+from jaxcheck.lifetime import end_with_parent
 from oracles import reproducer
 from oracles.inflight import InFlight
 from oracles.reproducer import FAILURE_KEY, call_script
@@ -91,9 +89,6 @@ PROVISIONAL_SECONDS = 1.0
 _RAN_OTHERWISE = ("FlakyStrategyDefinition", "FlakyFailure", "Flaky")
 _RAN_OTHERWISE_SAYS = ("the SUT failed an example, then did not do the same when Hypothesis ran "
                        "it again (the SUT is flaky; the first failure's reproducer is kept): ")
-
-# How often the child looks whether its parent is still there (a getppid call).
-PARENT_CHECK_SECONDS = 0.5
 
 
 def pytest_addoption(parser):
@@ -305,58 +300,11 @@ def _write_json(path: Path, value) -> None:
     os.replace(staging, path)
 
 
-def end_with_parent() -> None:
-    """A daemon thread that ends this child's process group (itself, and anything the
-    SUT started) once the parent is gone: killed, even by SIGKILL, the parent
-    cannot end its children, and a child left behind would run at full CPU.  A
-    child that ends first, its output pipe broken by the parent's death
-    (jaxcheck/childlog.py), ends its group on the way out.
-
-    A child that ends with its parent alive ends the rest of its group itself
-    on the way out, what the parent does next (`runner.end_group`): a SIGKILL
-    of the parent between the two would otherwise leave what the SUT started
-    running, with no one left to end it."""
-    parent = os.getppid()
-
-    def orphaned() -> bool:
-        return os.getppid() != parent
-
-    def watch():
-        while not orphaned():
-            time.sleep(PARENT_CHECK_SECONDS)
-        os.killpg(os.getpgrp(), signal.SIGKILL)
-
-    def on_exit():
-        if orphaned():
-            os.killpg(os.getpgrp(), signal.SIGKILL)
-        for pid in _rest_of_group():
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-
-    threading.Thread(target=watch, name="jaxcheck-parent-watch", daemon=True).start()
-    atexit.register(on_exit)
-
-
-def _rest_of_group() -> list[int]:
-    """The other processes of the group this process leads (the command starts each
-    child in a session of its own), from Linux's /proc; none in a group it does
-    not lead, and none found without /proc (there the parent's ending of the
-    group is all)."""
-    group, me = os.getpgrp(), os.getpid()
-    if group != me:
-        return []
-    found = []
-    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
-        if not entry.name.isdigit() or int(entry.name) == me:
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:  # gone meanwhile
-            continue
-        # "pid (command) state ppid pgrp ...": the command may hold spaces and parentheses.
-        if int(stat.rsplit(")", 1)[1].split()[2]) == group:
-            found.append(int(entry.name))
-    return found
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    """The child guards its lifetime before conftest imports the SUT, which may start
+    processes or hang as it imports (`lifetime.end_with_parent`)."""
+    end_with_parent()
 
 
 @pytest.hookimpl(trylast=True)
@@ -365,7 +313,6 @@ def pytest_configure(config):
     worker = config.getoption("--jaxcheck-worker")
     if not worker:
         return
-    end_with_parent()
     directory = Path(worker)
     directory.mkdir(parents=True, exist_ok=True)
     channel = Sender(config.getoption("--jaxcheck-channel"))

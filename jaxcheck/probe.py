@@ -15,6 +15,7 @@ import signal
 import sys
 from pathlib import Path
 
+from jaxcheck.lifetime import end_with_parent
 from jaxcheck.runner import ROOT, RunError, run_quietly
 from oracles.sut import SutError, resolve
 
@@ -67,6 +68,7 @@ def _clash(name: str) -> str:
 
 
 def main(args: list[str]) -> int:
+    end_with_parent()  # an SUT that starts a process as it imports
     descriptions = []
     for option, name in zip(args[::2], args[1::2]):
         try:

@@ -23,7 +23,7 @@ properties; a hanging property costs one time-out plus a child's start-up,
 not a hundred time-outs of shrinking.  Every child is the leader of its own
 process group, and the group is ended when the child ends, so nothing the
 SUT started outlives its property, and nothing at all outlives the run
-(the child ends its group itself if the parent dies: jaxcheck/child.py).
+(each child ends its group itself if the parent dies: jaxcheck/lifetime.py).
 """
 
 from __future__ import annotations
@@ -217,8 +217,10 @@ def run_quietly(command: list[str], timeout: float, what: str) -> subprocess.Com
 
 
 def collect(options: RunOptions, select: str | None = None) -> list[str]:
-    """The node ids of the properties (never the self-tests), optionally `-k select`."""
-    args = ["--collect-only", "-q", str(ROOT / PROPERTIES),
+    """The node ids of the properties (never the self-tests), optionally `-k select`.
+    The child has the plugin `jaxcheck.child` for its guard (jaxcheck/lifetime.py):
+    conftest imports the SUT."""
+    args = ["--collect-only", "-q", "-p", "jaxcheck.child", str(ROOT / PROPERTIES),
             *(f"--ignore={ROOT / path}" for path in SELF_TESTS)]
     if select:
         args += ["-k", select]

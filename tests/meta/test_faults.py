@@ -50,6 +50,7 @@ from tests.meta.faults import (
     fails_when_run,
     kept,
     left_behind,
+    processes,
     shrinking,
     sleeper_marker,
     start,
@@ -550,11 +551,42 @@ def test_a_child_that_ends_ends_what_the_sut_started_with_its_parent_alive():
     command between the two would leave what the SUT started with no one to end it,
     so the child ends it itself on its way out.  Here its parent never does."""
     marker = sleeper_marker()
-    script = ("import subprocess\nfrom jaxcheck import child\nchild.end_with_parent()\n"
+    script = ("import subprocess\nfrom jaxcheck import lifetime\nlifetime.end_with_parent()\n"
               f"subprocess.Popen(['sleep', '{marker}'])\n")
     subprocess.run([sys.executable, "-c", script], cwd=ROOT, start_new_session=True,
                    check=True, timeout=60)
     left = left_behind((marker.encode(),))
+    for line in left:  # not to outlive this test if it fails
+        os.kill(int(line.split(":")[0]), signal.SIGKILL)
+    assert left == []
+
+
+# The two children that import the SUT before any property runs, each as the command
+# starts it: the probe, and the collection of the properties (conftest imports it).
+IMPORTING_CHILDREN = {
+    "probe": "from jaxcheck import probe\nprobe.describe([('--sut', {sut!r})])\n",
+    "collection": "from jaxcheck import runner\nrunner.collect(runner.RunOptions({sut!r}))\n",
+}
+
+
+@pytest.mark.parametrize("child", IMPORTING_CHILDREN)
+def test_a_command_killed_while_the_sut_imports_leaves_nothing_it_started(tmp_path, child):
+    """SIGKILL of the command, its child importing an SUT that has started a process
+    and hangs: the child sees its parent gone and ends its group."""
+    marker = sleeper_marker()
+    sut = "sut_that_hangs_" + marker.replace(".", "_")
+    (tmp_path / f"{sut}.py").write_text(
+        f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'])\ntime.sleep(10**6)\n")
+    command = subprocess.Popen(
+        [sys.executable, "-c", IMPORTING_CHILDREN[child].format(sut=sut)], cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(tmp_path)))},
+        start_new_session=True)
+    deadline = time.monotonic() + 60  # collection imports pytest, jaxcheck and NumPy first
+    while not processes((marker.encode(),)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    command.kill()
+    command.wait()
+    left = left_behind((marker.encode(), sut.encode()))
     for line in left:  # not to outlive this test if it fails
         os.kill(int(line.split(":")[0]), signal.SIGKILL)
     assert left == []

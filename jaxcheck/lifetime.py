@@ -1,0 +1,78 @@
+"""A child of the `jaxcheck` command lives no longer than the command, and takes what it started.
+
+The command starts each child (a worker, the collection of the properties,
+the probe that imports the SUT) as the leader of a process group of its own
+and ends that group when the child ends (`runner.end_group`).  Killed by
+SIGKILL, the command can end nothing, and an SUT's process, or a child that
+goes on drawing examples at full CPU, would outlive it.  So each child
+guards itself, from before it imports the SUT: `end_with_parent`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+# How often a child looks whether its parent is still there (a getppid call).
+PARENT_CHECK_SECONDS = 0.5
+
+
+def end_with_parent() -> None:
+    """A daemon thread that ends this child's process group (itself, and anything the
+    SUT started) once the parent is gone: killed, even by SIGKILL, the parent
+    cannot end its children, and a child left behind would run at full CPU.  A
+    child that ends first, its output pipe broken by the parent's death
+    (jaxcheck/childlog.py), ends its group on the way out.
+
+    A child that ends with its parent alive ends the rest of its group itself
+    on the way out, what the parent does next (`runner.end_group`): a SIGKILL
+    of the parent between the two would otherwise leave what the SUT started
+    running, with no one left to end it.
+
+    Nothing happens in a process that does not lead its group: the command
+    starts every child in a session of its own, and a process started some
+    other way must not end the group of whoever started it."""
+    if os.getpgrp() != os.getpid():
+        return
+    parent = os.getppid()
+
+    def orphaned() -> bool:
+        return os.getppid() != parent
+
+    def watch():
+        while not orphaned():
+            time.sleep(PARENT_CHECK_SECONDS)
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+
+    def on_exit():
+        if orphaned():
+            os.killpg(os.getpgrp(), signal.SIGKILL)
+        for pid in _rest_of_group():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="jaxcheck-parent-watch", daemon=True).start()
+    atexit.register(on_exit)
+
+
+def _rest_of_group() -> list[int]:
+    """The other processes of the group this process leads, from Linux's /proc; none
+    found without /proc (there the parent's ending of the group is all)."""
+    group, me = os.getpgrp(), os.getpid()
+    found = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        # "pid (command) state ppid pgrp ...": the command may hold spaces and parentheses.
+        if int(stat.rsplit(")", 1)[1].split()[2]) == group:
+            found.append(int(entry.name))
+    return found
