@@ -15,9 +15,11 @@ exit status alone:
   that are not UTF-8), or it stopped before its SUT import was done: the
   SUT module no longer imports, or not from the directory replay runs in.
 
-Each reproducer runs in its own process group, ended whole on a time-out
-or when the replay is interrupted, so what a reproducer started does not
-outlive it; an interrupted replay returns what it has (`replay_all`).
+Each reproducer runs as `python PATH` would, in its own process group, ended
+whole on a time-out or when the replay is interrupted, and by the
+reproducer's process itself if the replay dies (jaxcheck/lifetime.py), so
+what a reproducer started does not outlive it; an interrupted replay
+returns what it has (`replay_all`).
 """
 
 from __future__ import annotations
@@ -219,8 +221,17 @@ def _leftover(process: subprocess.Popen) -> tuple[str, str]:
         return "", ""
 
 
+# `python PATH`, after the guard every child of the command sets up
+# (jaxcheck/lifetime.py): a SIGKILL of the replay ends what the reproducer started.
+# The interpreter runs with PYTHONSAFEPATH (runner.child_env), so neither way puts
+# the script's directory on the path.
+_GUARDED = ("import runpy, sys\nfrom jaxcheck.lifetime import end_with_parent\n"
+            "end_with_parent()\ndel sys.argv[0]\n"
+            "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+
+
 def _run(path: Path, timeout: float) -> _Ran:
-    process = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-c", _GUARDED, str(path)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                errors="replace", env=child_env(), start_new_session=True)
     LIVE_GROUPS.add(process.pid)  # ended with the run on a signal (runner.end_all)

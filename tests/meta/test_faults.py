@@ -561,11 +561,14 @@ def test_a_child_that_ends_ends_what_the_sut_started_with_its_parent_alive():
     assert left == []
 
 
-# The two children that import the SUT before any property runs, each as the command
-# starts it: the probe, and the collection of the properties (conftest imports it).
+# The children that import the SUT outside a property, each as the command starts
+# it: the probe, the collection of the properties (conftest imports it), and a
+# reproducer that `replay` runs.
 IMPORTING_CHILDREN = {
     "probe": "from jaxcheck import probe\nprobe.describe([('--sut', {sut!r})])\n",
     "collection": "from jaxcheck import runner\nrunner.collect(runner.RunOptions({sut!r}))\n",
+    "replay": "from pathlib import Path\nfrom jaxcheck import replay\n"
+              "replay.replay(Path({reproducer!r}))\n",
 }
 
 
@@ -577,8 +580,11 @@ def test_a_command_killed_while_the_sut_imports_leaves_nothing_it_started(tmp_pa
     sut = "sut_that_hangs_" + marker.replace(".", "_")
     (tmp_path / f"{sut}.py").write_text(
         f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'])\ntime.sleep(10**6)\n")
+    reproducer = tmp_path / "repro.py"
+    reproducer.write_text(f"import {sut}\n")
+    parent = IMPORTING_CHILDREN[child].format(sut=sut, reproducer=str(reproducer))
     command = subprocess.Popen(
-        [sys.executable, "-c", IMPORTING_CHILDREN[child].format(sut=sut)], cwd=ROOT,
+        [sys.executable, "-c", parent], cwd=ROOT,
         env={**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(tmp_path)))},
         start_new_session=True)
     deadline = time.monotonic() + 60  # collection imports pytest, jaxcheck and NumPy first
