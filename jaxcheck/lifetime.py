@@ -1,11 +1,12 @@
 """A child of the `jaxcheck` command lives no longer than the command, and takes what it started.
 
 The command starts each child (a worker, the collection of the properties,
-the probe that imports the SUT) as the leader of a process group of its own
-and ends that group when the child ends (`runner.end_group`).  Killed by
-SIGKILL, the command can end nothing, and an SUT's process, or a child that
-goes on drawing examples at full CPU, would outlive it.  So each child
-guards itself, from before it imports the SUT: `end_with_parent`.
+the probe that imports the SUT, a reproducer that `replay` runs) as the
+leader of a process group of its own and ends that group when the child
+ends (`runner.end_group`).  Killed by SIGKILL, the command can end nothing,
+and an SUT's process, or a child that goes on drawing examples at full CPU,
+would outlive it.  So each child guards itself, from before it imports the
+SUT: `end_with_parent`.
 """
 
 from __future__ import annotations
