@@ -18,6 +18,11 @@ inputs made so that the cell can always be built:
   alone where the operands share no dim (`APART`: `convolve`'s vectors);
   the simplest draw, a row's first example, is 2 x 3 x 2 (vectors of 2 and
   3 apart), so its matrices are not square;
+* a cell of two arrays reads both (`Scope.meets`): one array read twice
+  meets itself, `x - x` or `arctan2(x, x)`, where a rule that swaps its
+  operands' partials still gives the right sum, and two vectors of one
+  length hide `correlate`'s corner; builders start at the first variable,
+  so the same-rank cells read `x0` twice in most first examples;
 * values keep every domain by construction: |x| >= 5/16 (divisors,
   negative powers), and each input on its own residue modulo 1/4, apart
   from the other input and from the literals (multiples of 1/4) by at least
@@ -60,9 +65,8 @@ from strategies.shapes import check_type
 # their shapes are square, so every rank pair contracts.
 SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair", "einsum_operands",
                     "square_matrices", "solve_pair"})
-# The builders whose operands need no common dim: each input's shape drawn alone, and
-# the equation reads both (`Scope.meets`; one read twice has one length), so the first
-# may be shorter than, as long as or longer than the second.
+# The builders whose operands need no common dim: each input's shape drawn alone, so
+# the first may be shorter than, as long as or longer than the second.
 APART = frozenset({"convolution_pair"})
 # An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
 OFFSET = (5 / 16, 7 / 16)
@@ -184,7 +188,7 @@ def _grow(draw, op, ranks, regime, sets):
     scope = Scope([Var(n, x.shape) for n, x in zip(names, sets[0])],
                   [dict(zip(names, args)) for args in sets], specs=[LANGUAGE[op]],
                   language=LANGUAGE, focus=ranks, regime=regime)
-    if OPS[op].build.__name__ in APART:
+    if len(names) == 2:
         scope.meets = (frozenset(names[:1]), frozenset(names[1:]))
     scope.grow(draw, 1)
     return scope
