@@ -273,8 +273,8 @@ CATCHES = [
                        ("update_slice_keeps_the_overwritten_tangent", "dynamic_update_slice"),
                        ("median_takes_the_lower_middle", "median"),
                        # Wrong only for 'same' with the first vector the shorter and
-                       # of even length: the row's cells run each mode and read both
-                       # vectors (`cell_cases.regimes`, `APART`).
+                       # of even length: the row's cells run each mode
+                       # (`cell_cases.regimes`), and a cell reads both its vectors.
                        ("correlate_same_centred_as_convolve", "correlate"),
                        # Three rows that drawn programs caught until the language grew
                        # to 100 operations: the Hessian symmetry property's reproducer then
