@@ -580,7 +580,7 @@ def test_a_command_killed_while_the_sut_imports_leaves_nothing_it_started(tmp_pa
     sut = "sut_that_hangs_" + marker.replace(".", "_")
     (tmp_path / f"{sut}.py").write_text(
         f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'])\ntime.sleep(10**6)\n")
-    reproducer = tmp_path / "repro.py"
+    reproducer = tmp_path / f"repro_{sut}.py"  # its process found by the SUT's name too
     reproducer.write_text(f"import {sut}\n")
     parent = IMPORTING_CHILDREN[child].format(sut=sut, reproducer=str(reproducer))
     command = subprocess.Popen(
