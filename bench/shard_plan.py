@@ -2,7 +2,8 @@
 
 `jaxcheck check --shard K/N` gives machine K every N-th property in collection
 order, and on each machine `--jobs J` workers take every J-th property of its
-share, one after another (jaxcheck/runner.py, `shard` and `deal`).  Given the
+share, one after another (jaxcheck/runner.py, `shard` and `deal`); with
+`--balance`, both deal by an earlier run's times instead (`balanced`).  Given the
 verdicts.json of a run (one whole run, or its shards, joined as
 `jaxcheck report --from` joins them), this prints for each N the time each
 share's busiest worker spends in properties: what that machine's run takes,
@@ -12,6 +13,7 @@ longest property, so the figures also say whether adding machines still
 helps.
 
     python bench/shard_plan.py RUN/logs/*/verdicts.json [--jobs 2] [--machines 1,2,4,8]
+    python bench/shard_plan.py RUN/logs/*/verdicts.json --balance   # as check --balance deals
 
 The properties are collected as the command collects them (the SUT of the
 record must import here); a property the record lacks counts 0 s and is said.
@@ -30,9 +32,11 @@ from jaxcheck import record  # noqa: E402
 from jaxcheck.runner import RunOptions, collect, deal, shard  # noqa: E402
 
 
-def busiest_worker(nodeids: list[str], seconds: dict[str, float], jobs: int) -> float:
-    """Seconds of the busiest of `jobs` workers given `nodeids`, as `run` deals them."""
-    return max(sum(seconds.get(n, 0.0) for n in share) for share in deal(nodeids, jobs))
+def busiest_worker(nodeids: list[str], seconds: dict[str, float], jobs: int,
+                   costs: dict[str, float] | None) -> float:
+    """Seconds of the busiest of `jobs` workers given `nodeids`, as `run` deals them
+    (by `costs`, as `check --balance` does, when given)."""
+    return max(sum(seconds.get(n, 0.0) for n in share) for share in deal(nodeids, jobs, costs))
 
 
 def minutes(seconds: float) -> str:
@@ -40,11 +44,11 @@ def minutes(seconds: float) -> str:
 
 
 def plan(nodeids: list[str], seconds: dict[str, float], jobs: int,
-         machines: list[int]) -> list[str]:
+         machines: list[int], costs: dict[str, float] | None = None) -> list[str]:
     lines = ["| machines | each share's busiest worker (min) | wall time (min) |",
              "|---:|---|---:|"]
     for count in machines:
-        shares = [busiest_worker(shard(nodeids, k, count), seconds, jobs)
+        shares = [busiest_worker(shard(nodeids, k, count, costs), seconds, jobs, costs)
                   for k in range(1, count + 1)]
         lines.append(f"| {count} | {', '.join(map(minutes, shares))} | "
                      f"{minutes(max(shares))} |")
@@ -57,6 +61,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="workers per machine (default 2)")
     parser.add_argument("--machines", default="1,2,4,8,12",
                         help="comma-separated machine counts (default 1,2,4,8,12)")
+    parser.add_argument("--balance", action="store_true",
+                        help="deal as `check --balance` given these records deals: by the "
+                             "run's own times, the best that balancing can do")
     args = parser.parse_args()
     columns = record.merged([c for path in args.records for c in record.read(path)])
     if len(columns) != 1:
@@ -73,8 +80,8 @@ def main() -> None:
           f"the longest {minutes(longest.seconds)} min ({longest.nodeid})")
     if missing:
         print(f"not in the record (counted 0 s): {len(missing)}, e.g. {missing[0]}")
-    print("\n".join(plan(nodeids, seconds, args.jobs,
-                         [int(n) for n in args.machines.split(",")])))
+    print("\n".join(plan(nodeids, seconds, args.jobs, [int(n) for n in args.machines.split(",")],
+                         seconds if args.balance else None)))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The `jaxcheck` command: check, hunt, replay, report.
 
     jaxcheck check  --sut NAME [--profile ci|dev|thorough] [--seed N] [--jobs N] [--shard K/N]
+                    [--balance VERDICTS ...]
     jaxcheck hunt   --sut NAME --minutes M [--jobs N] [--out DIR] [--db PATH|URL]
     jaxcheck replay PATH...
     jaxcheck report --sut A [--sut B ...] [--from VERDICTS ...] [--out DIR] [--findings FILE]
@@ -101,8 +102,15 @@ def parser() -> argparse.ArgumentParser:
                             "failure named once with what to declare")
     check.add_argument("--shard", type=arguments.shard, metavar="K/N",
                        help="run the K-th of N shares of the properties (every N-th in "
-                            "collection order), for N machines; `report --from` the N "
-                            "verdicts.json draws them as one column")
+                            "collection order, or by --balance), for N machines; "
+                            "`report --from` the N verdicts.json draws them as one column")
+    check.add_argument("--balance", action="append", type=Path, default=[],
+                       metavar="VERDICTS",
+                       help="deal the properties to the shards and the workers by the "
+                            "seconds an earlier run's verdicts.json gives them (a sharded "
+                            "run: each shard's, the option once per file), longest first "
+                            "to the least busy, so they end together; give every shard "
+                            "the same files")
     check.add_argument("--seed", type=arguments.seed, metavar="N",
                        help="Hypothesis's seed, for a profile that is not derandomized "
                             f"({', '.join(SEEDED)}): the same seed draws the same examples, "
@@ -252,25 +260,41 @@ def check(args) -> int:
         raise UsageError(f"--seed: the profile {args.profile} is derandomized (the same "
                          "examples every run, whatever the seed); give --seed with one of "
                          f"the profiles {', '.join(SEEDED)}")
+    costs = _costs(args.balance) if args.balance else None
     options, described = _options(args, args.sut, args.out, seed=args.seed,
                                   **{"max_shrinks": args.max_shrinks, **quick})
     nodeids = collect(options, args.only)
     sharded = {}
     if args.shard:
         sharded = {"shard": "/".join(map(str, args.shard)),
-                   "collection": record.collection(nodeids)}
+                   "collection": record.collection(nodeids, costs)}
         everything = len(nodeids)
-        nodeids = shard(nodeids, *args.shard)
+        nodeids = shard(nodeids, *args.shard, costs)
         print(f"jaxcheck check: shard {args.shard[0]}/{args.shard[1]}: {len(nodeids)} of "
               f"{everything} properties", flush=True)
     run_dir = new_run_dir(options.out, "check", args.sut)
     _header("check", options, described, len(nodeids), run_dir)
     keep = _recorder(run_dir, options, described, **sharded)
     status = _Status(time.time())
-    found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
-                on_change=keep)
+    found = run(nodeids, options, run_dir, costs, on_verdict=status.verdict,
+                on_tick=status.tick, on_change=keep)
     status.clear()
     return _ending(found, keep, described)
+
+
+def _costs(paths: list[Path]) -> dict[str, float]:
+    """Each property's seconds in the run the `--balance` records hold (a sharded
+    run's records joined as `report --from` joins them)."""
+    _once("--balance", paths, key=Path.resolve)
+    try:
+        columns = record.merged([column for path in paths for column in record.read(path)])
+    except record.RecordError as exc:
+        raise UsageError(f"--balance: {exc}") from None
+    if len(columns) != 1:
+        raise UsageError(f"--balance: the records hold {len(columns)} runs "
+                         f"({'; '.join(c.description for c in columns)}): give the record "
+                         "of one run, or each shard's of one sharded run")
+    return {verdict.nodeid: verdict.seconds for verdict in columns[0].verdicts}
 
 
 def hunt(args) -> int:

@@ -210,12 +210,17 @@ def gathered(column: Column, directory: Path) -> Column:
         for v in column.verdicts])
 
 
-def collection(nodeids: list[str]) -> str:
-    """The properties a run's shares are dealt from, in their order, in a few
-    characters: shards dealt from different lists (another checkout, another
-    `--only`) would overlap and leave gaps, so they must not be joined."""
+def collection(nodeids: list[str], costs: dict[str, float] | None = None) -> str:
+    """The properties a run's shares are dealt from, in their order, and the costs
+    that balanced them (`check --balance`), in a few characters: shards dealt
+    from different lists (another checkout, another `--only`) or by other costs
+    would overlap and leave gaps, so they must not be joined."""
     digest = hashlib.sha256("\n".join(nodeids).encode()).hexdigest()[:16]
-    return f"{len(nodeids)} properties, sha256 {digest}"
+    dealt = f"{len(nodeids)} properties, sha256 {digest}"
+    if costs is None:
+        return dealt
+    timed = hashlib.sha256(json.dumps(sorted(costs.items())).encode()).hexdigest()[:16]
+    return f"{dealt}, balanced by {len(costs)} times, sha256 {timed}"
 
 
 _SHARD = re.compile(r"(\d+)/(\d+)")
@@ -247,7 +252,7 @@ def merged(columns: list[Column]) -> list[Column]:
         if len(dealt) > 1:
             raise RecordError(f"the shards of {group[0].description} were dealt from different "
                               f"properties ({'; '.join(sorted(dealt))}): run every shard from "
-                              "one checkout, with one --only")
+                              "one checkout, with one --only and one --balance")
         missing = sorted(set(range(1, count + 1)) - set(indexes))
         description = group[0].description + (
             f" [shards {', '.join(map(str, missing))} of {count} missing]" if missing else "")

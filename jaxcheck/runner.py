@@ -235,20 +235,51 @@ def collect(options: RunOptions, select: str | None = None) -> list[str]:
     return ids
 
 
-def shard(nodeids: list[str], index: int, count: int) -> list[str]:
+def shard(nodeids: list[str], index: int, count: int,
+          costs: dict[str, float] | None = None) -> list[str]:
     """The `index`-th (from 1) of `count` shares of `nodeids`: every count-th property
     in collection order.  The order is the same on every machine of one checkout,
     so the shares never overlap and together are all; and a module's rows (a
     parametrized property's, the per-operation cells) spread over every share, so
-    the shares take about equal time."""
+    the shares take about equal time.  Given `costs` (an earlier run's seconds by
+    property), the shares are `balanced` instead."""
+    if costs is not None:
+        return balanced(nodeids, count, costs)[index - 1]
     return nodeids[index - 1::count]
 
 
-def deal(nodeids: list[str], jobs: int) -> list[list[str]]:
+def deal(nodeids: list[str], jobs: int, costs: dict[str, float] | None = None
+         ) -> list[list[str]]:
     """The properties each of `jobs` workers runs, one after another: every
     jobs-th in order, so that a module's rows spread over the workers as they
-    spread over the shards."""
+    spread over the shards; `balanced` by `costs` when given."""
+    if costs is not None:
+        return balanced(nodeids, jobs, costs)
     return [nodeids[i::jobs] for i in range(jobs)]
+
+
+def balanced(nodeids: list[str], count: int, costs: dict[str, float]) -> list[list[str]]:
+    """`count` shares of `nodeids` whose costs add up to about the same: each property,
+    the costliest first, goes to the share with the least so far (longest
+    processing time first), and each share keeps collection order.
+
+    Dealing every N-th property ignores that one property takes 6 minutes and the
+    next 1 second: a thorough JAX shard's two workers took 44 and 29 min, where
+    these costs give 36 and 36 (docs/benchmarks.md).  Only the costs and the
+    order decide (ties go to the earlier property and the lower share), never a
+    clock, so every machine given one record deals alike, and which properties
+    share a process does not depend on timing.  A property the costs lack (new
+    since that run) costs their mean; among shares of equal cost (skipped
+    properties cost 0) the one with fewer properties takes the next."""
+    known = [costs[n] for n in nodeids if n in costs]
+    fallback = sum(known) / len(known) if known else 1.0
+    cost = [costs.get(n, fallback) for n in nodeids]
+    loads, places = [0.0] * count, [[] for _ in range(count)]
+    for i in sorted(range(len(nodeids)), key=lambda i: (-cost[i], i)):
+        least = min(range(count), key=lambda k: (loads[k], len(places[k]), k))
+        loads[least] += cost[i]
+        places[least].append(i)
+    return [[nodeids[i] for i in sorted(share)] for share in places]
 
 
 class Worker:
@@ -476,6 +507,7 @@ def _tail(log: Path) -> str:
 
 
 def run(nodeids: list[str], options: RunOptions, run_dir: Path,
+        costs: dict[str, float] | None = None,
         on_verdict: Callable[[Verdict], None] = lambda verdict: None,
         on_tick: Callable[[list[Worker]], None] = lambda workers: None,
         on_change: Callable[[list[Verdict]], None] = lambda verdicts: None) -> Run:
@@ -485,12 +517,13 @@ def run(nodeids: list[str], options: RunOptions, run_dir: Path,
     whenever they change: the caller keeps its record on disk with it.  An
     interruption (jaxcheck/interrupt.py) ends the children and returns what was
     found: a property that was running is failed if it had failed, else
-    interrupted; those not started are left out.
+    interrupted; those not started are left out.  `costs` (seconds by property)
+    deal the properties to the workers `balanced`, else every J-th.
     """
     jobs = max(1, min(options.jobs, len(nodeids)))
     run_dir.mkdir(parents=True, exist_ok=True)
     workers = [Worker(i, share, options, run_dir)
-               for i, share in enumerate(deal(nodeids, jobs))]
+               for i, share in enumerate(deal(nodeids, jobs, costs))]
     verdicts: dict[str, Verdict] = {}
     shrinking: set[tuple] = set()
     signum = None

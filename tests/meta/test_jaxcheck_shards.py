@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from jaxcheck import record
-from jaxcheck.runner import Verdict, shard
+from jaxcheck.runner import Verdict, balanced, deal, shard
 from tests.meta.command import jaxcheck
 
 pytestmark = pytest.mark.meta
@@ -20,6 +20,57 @@ def test_the_shares_are_disjoint_and_together_are_every_property(count):
     shares = [shard(NODEIDS, index, count) for index in range(1, count + 1)]
     assert sorted(n for share in shares for n in share) == sorted(NODEIDS)
     assert max(map(len, shares)) - min(map(len, shares)) <= 1
+
+
+# One property of a minute among ten of a second, as the costliest thorough rows stand
+# among the rest.
+COSTS = {n: (60.0 if i == 4 else 1.0) for i, n in enumerate(NODEIDS)}
+
+
+def _cost(share: list[str]) -> float:
+    return sum(COSTS[n] for n in share)
+
+
+@pytest.mark.parametrize("count", [1, 2, 4, 11, 12])
+def test_balanced_shares_are_disjoint_every_property_and_in_collection_order(count):
+    shares = [shard(NODEIDS, index, count, COSTS) for index in range(1, count + 1)]
+    assert sorted(n for share in shares for n in share) == sorted(NODEIDS)
+    assert all(share == sorted(share, key=NODEIDS.index) for share in shares)
+    assert shares == balanced(NODEIDS, count, COSTS) == deal(NODEIDS, count, COSTS)
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_balanced_shares_leave_the_costliest_property_alone(count):
+    """Every N-th puts short properties beside the long one; balanced, its share
+    holds it alone and the others split the rest evenly."""
+    every_nth = [_cost(share) for share in deal(NODEIDS, count)]
+    shares = balanced(NODEIDS, count, COSTS)
+    assert [NODEIDS[4]] in shares
+    rest = [_cost(share) for share in shares if share != [NODEIDS[4]]]
+    assert max(rest) - min(rest) <= 1.0
+    assert max(map(_cost, shares)) == 60.0 < max(every_nth)
+
+
+def test_properties_of_no_cost_spread_and_a_new_one_costs_the_mean():
+    """Skipped properties cost 0 s but a start-up each: they spread by count, not all
+    to the first share.  One added since the record is dealt at the mean."""
+    shares = balanced(NODEIDS, 3, dict.fromkeys(NODEIDS, 0.0))
+    assert sorted(map(len, shares)) == [3, 4, 4]
+    a, b, new, newer = NODEIDS[:4]
+    # The two new ones cost 5.5 s each: they share a worker, as the 10 s and 1 s do.
+    assert balanced([a, b, new, newer], 2, {a: 10.0, b: 1.0}) == [[a, b], [new, newer]]
+
+
+def test_balanced_shards_record_the_times_they_were_dealt_by():
+    """Shards balanced by other times (or not at all) deal other shares: joining them
+    is refused as shards of other properties are."""
+    plain, timed = record.collection(NODEIDS), record.collection(NODEIDS, COSTS)
+    assert timed.startswith(plain + ", balanced by 11 times, sha256 ")
+    assert timed != record.collection(NODEIDS, {**COSTS, NODEIDS[0]: 2.0})
+    columns = [record.Column("mysut", "mysut 1.0", "ci", [], f"{index}/2", None, dealt)
+               for index, dealt in ((1, plain), (2, timed))]
+    with pytest.raises(record.RecordError, match="one --balance"):
+        record.merged(columns)
 
 
 def _column(shard_of: str, nodeids: list[str], written: str | None = None) -> record.Column:
@@ -66,10 +117,21 @@ def _check(out, *args: str) -> Path:
     return found
 
 
-def test_two_shards_of_a_seeded_check_draw_the_column_one_run_draws(tmp_path):
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory) -> Path:
+    """The record of one unsharded run, which the shards below must draw again."""
+    return _check(tmp_path_factory.mktemp("whole"))
+
+
+def _drawn(verdicts) -> list[tuple]:
+    return sorted((v["nodeid"], v["outcome"], v["examples"], v["first_failure"])
+                  for v in verdicts)
+
+
+def test_two_shards_of_a_seeded_check_draw_the_column_one_run_draws(tmp_path, whole_run):
     """With one seed, each property draws the same examples in a shard as in one run,
     so the joined column is the one run's: the same failure at the same example."""
-    whole = record.read(_check(tmp_path / "whole"))[0]
+    whole = record.read(whole_run)[0]
     shards = [_check(tmp_path / f"shard{index}", "--shard", f"{index}/2") for index in (1, 2)]
     assert [record.read(path)[0].seed for path in shards] == [3, 3]
     (dealt,) = {record.read(path)[0].collection for path in shards}
@@ -80,13 +142,20 @@ def test_two_shards_of_a_seeded_check_draw_the_column_one_run_draws(tmp_path):
     (column,) = json.loads((tmp_path / "page" / "conformance" / "verdicts.json").read_text())
     assert column["seed"] == 3
     assert "Profile `dev (seed 3)`" in (tmp_path / "page" / "conformance.md").read_text()
-
-    def drawn(verdicts):
-        return sorted((v["nodeid"], v["outcome"], v["examples"], v["first_failure"])
-                      for v in verdicts)
-
-    assert drawn(column["verdicts"]) == drawn(map(asdict, whole.verdicts))
+    assert _drawn(column["verdicts"]) == _drawn(map(asdict, whole.verdicts))
     assert sorted(v["outcome"] for v in column["verdicts"]) == ["failed", "passed"]
+
+
+def test_shards_balanced_by_a_record_draw_the_column_one_run_draws(tmp_path, whole_run):
+    """Balanced by the whole run's times, the shares are dealt by cost, and still each
+    property draws what it drew in the one run."""
+    shards = [_check(tmp_path / f"shard{index}", "--shard", f"{index}/2",
+                     "--balance", str(whole_run)) for index in (1, 2)]
+    (dealt,) = {record.read(path)[0].collection for path in shards}
+    assert ", balanced by 2 times, sha256 " in dealt
+    (joined,) = record.merged([record.read(path)[0] for path in shards])
+    whole = record.read(whole_run)[0]
+    assert _drawn(map(asdict, joined.verdicts)) == _drawn(map(asdict, whole.verdicts))
 
 
 def test_shards_dealt_from_different_properties_are_refused():
