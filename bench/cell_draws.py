@@ -4,7 +4,7 @@
 coverage report counts an example once per distinct program and inputs
 (`strategies/coverage.py`): a cell whose draws often end at one input is
 reached fewer times than its examples.  This draws each cell of the named
-operations (all by default) `--draws` times, derandomized, as
+operations (all by default) `--draws` times, derandomized, in each regime, as
 `strategies/cell_cases.py` builds it, and prints per cell the distinct
 inputs and how many draws each stage built: 0 the drawn inputs, 1 the
 positive ones (`_easy`), then each of `FALLBACKS` in order.
@@ -43,8 +43,10 @@ def counted_grow():
     return calls, counting
 
 
-def cell_draws(op: str, ranks: tuple[str, ...], draws: int, calls: list) -> tuple[int, Counter]:
-    """Distinct inputs among `draws` draws of the cell, and the draws built per stage."""
+def cell_draws(op: str, ranks: tuple[str, ...], regime: dict, draws: int,
+               calls: list) -> tuple[int, Counter]:
+    """Distinct inputs among `draws` draws of the cell in `regime`, and the draws built
+    per stage."""
     inputs, stages = set(), Counter()
 
     @settings(max_examples=draws, derandomize=True, database=None, deadline=None,
@@ -52,7 +54,7 @@ def cell_draws(op: str, ranks: tuple[str, ...], draws: int, calls: list) -> tupl
     @given(st.data())
     def draw(data):
         calls.clear()
-        case = data.draw(module.cell_cases(op, ranks, variants=2))
+        case = data.draw(module.cell_cases(op, ranks, variants=2, regime=regime))
         stages[len(calls) - 1] += 1
         inputs.add(coverage.inputs_key(case.args))
 
@@ -72,9 +74,10 @@ def main() -> None:
     calls, module._grow = counted_grow()
     print(f"{'operation':14} {'ranks':9} {'distinct':>8}  draws per stage")
     for op in ops:
-        for _, ranks in module.cells([op]):
-            distinct, stages = cell_draws(op, ranks, args.draws, calls)
-            print(f"{op:14} {', '.join(ranks):9} {distinct:8}  {dict(sorted(stages.items()))}")
+        for ranks, regime in module.builds(op):
+            distinct, stages = cell_draws(op, ranks, regime, args.draws, calls)
+            cell = " ".join([", ".join(ranks), *map(str, regime.values())])
+            print(f"{op:14} {cell:9} {distinct:8}  {dict(sorted(stages.items()))}")
 
 
 if __name__ == "__main__":

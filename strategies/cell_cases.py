@@ -85,6 +85,13 @@ def regimes(op: str) -> tuple[dict, ...]:
     return REGIMES.get(OPS[op].build.__name__, ({},))
 
 
+def builds(op: str) -> list[tuple[tuple[str, ...], dict]]:
+    """(operand ranks, regime) of each cell of `op` in each of its regimes, in the
+    order one example of the operation's row builds them: every rank combination
+    `cells` lists, each with every parameter set `regimes` lists."""
+    return [(ranks, regime) for _, ranks in cells([op]) for regime in regimes(op)]
+
+
 def _arrays(shape, i: int) -> st.SearchStrategy:
     """Input i's values, +-(OFFSET[i] + k/4), each element drawn alone (no fill, as
     `inputs.arrays`) as a step j of the 2 * STEPS values and moved on by its place in

@@ -23,7 +23,6 @@ whole language; a scan's step opens with its carry meeting its row) and
 runs it in every mode.
 """
 
-import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -47,7 +46,7 @@ from strategies.cases import (
     output_shapes_of,
     program_cases,
 )
-from strategies.cell_cases import cell_cases, cells, regimes
+from strategies.cell_cases import builds, cell_cases
 from strategies.inputs import directions
 from strategies.language import FEATURES, LANGUAGE
 from strategies.opspec import OPS
@@ -129,7 +128,7 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
     checks = [check for features, reverse, check in MODES.values()
               if all(map(sut.supports, features))
               and (not reverse or op in vocabulary.reverse_ops)]
-    for (_, ranks), regime in itertools.product(cells([op]), regimes(op)):
+    for ranks, regime in builds(op):
         size = data.draw(st.integers(2, 3), label="batch size")
         case = data.draw(cell_cases(op, ranks, variants=size, regime=regime),
                          label=" ".join(map(str, (op, ranks, *regime.values()))))

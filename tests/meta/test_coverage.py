@@ -5,7 +5,6 @@ can reach but `ALLOWED` lacks would be invisible, and a mode read wrongly
 from a wrapper would credit reverse mode with forward-mode examples.
 """
 
-import itertools
 
 import numpy as np
 import pytest
@@ -109,8 +108,7 @@ def _built(op: str, examples: int = 10) -> list[tuple[tuple, dict, Eqn]]:
     @settings(max_examples=examples, derandomize=True, database=None, deadline=None)
     @given(data=st.data())
     def build(data):
-        for (_, ranks), regime in itertools.product(cell_cases.cells([op]),
-                                                    cell_cases.regimes(op)):
+        for ranks, regime in cell_cases.builds(op):
             case = data.draw(cell_cases.cell_cases(op, ranks, regime=regime))
             (eqn,) = case.program.eqns
             built.append((ranks, regime, eqn))
