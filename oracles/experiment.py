@@ -126,11 +126,12 @@ class Experiment:
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,
-                    constants=None, function: str | None = None) -> Experiment:
+                    constants=None, function: str | None = None, also=()) -> Experiment:
     """The program, the wrapper and any constants as one module; `inputs` default to x0..
 
     `function` is the source of `f` when it is not `render_function(case.program)`
-    (a program with Python control flow, say).
+    (a program with Python control flow, say).  `also`: the other input sets the
+    wrapper runs the program at (one jitted function called twice), for coverage.
     """
     own = named("x", case.args)
     inputs = inputs if inputs is not None else own
@@ -138,6 +139,8 @@ def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=N
         # The program's inputs as this experiment passes them: a vmap's are its batch.
         coverage.RECORDER.note(case.program, wrapper.source,
                                [inputs.get(name, x) for name, x in own.items()])
+        for args in also:
+            coverage.RECORDER.note(case.program, wrapper.source, args)
     function = function if function is not None else render_function(case.program)
     source = render_module(function, wrapper.source, constants=constants)
     return Experiment(title, source, wrapper.call, inputs)

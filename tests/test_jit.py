@@ -1,4 +1,5 @@
-"""`jit` is the identity on values: jitted equals eager, across shapes and static arguments."""
+"""`jit` is the identity on values: jitted equals eager, across values, shapes and static
+arguments."""
 
 import numpy as np
 import pytest
@@ -18,8 +19,8 @@ from strategies.evaluation import evaluate
 @pytest.mark.needs("jit")
 @given(data=st.data())
 def test_jit_matches_eager_and_numpy(sut, vocabulary, data):
-    """jit(f) equals f run eagerly on the SUT, and NumPy float64."""
-    check_jit(sut, data.draw(program_cases(vocabulary), label="case"))
+    """One jit(f) at two inputs of one shape equals f run eagerly on the SUT, and NumPy, at each."""
+    check_jit(sut, data.draw(program_cases(vocabulary, variants=2), label="case"))
 
 
 @pytest.mark.needs("jit")

@@ -96,6 +96,7 @@ CATCHES = [
           test_jvp.test_jvp_matches_finite_differences_and_reference),
     Catch("tests.broken.vmap_axis_one_as_zero", test_vmap.test_vmap_matches_loop_and_stack),
     Catch("tests.broken.jit_ignores_shapes", test_jit.test_jit_retraces_for_a_new_shape),
+    Catch("tests.broken.jit_keeps_the_first_values", test_jit.test_jit_matches_eager_and_numpy),
     # The constructs' rules, each on programs that are one construct, under every mode
     # (tests/test_cells.py): drawn programs hold a loop one time in seven, and the
     # rows that waited for one took up to 113 s.

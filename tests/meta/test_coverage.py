@@ -182,6 +182,22 @@ def test_a_vmap_counts_its_batch_as_its_inputs(monkeypatch):
     assert coverage.RECORDER.by_property[""] == {("op", "sin", ("0",), "vmap"): 2}
 
 
+def test_one_jit_called_at_two_input_sets_counts_each(monkeypatch):
+    """One jitted function called at x, then at y, ran the program under jit at both:
+    two examples of the cell where x and y differ, one where they are equal."""
+    x = Var("x0", ())
+    out = Var("v0", ())
+    program = Program((x,), (Eqn("sin", (x,), (), out, "call"),), (out,))
+    monkeypatch.setattr(coverage, "RECORDER", coverage.Recorder())
+    for first, second in ((0.5, 1.5), (0.5, 0.5)):
+        case = ProgramCase(program, (np.array(first),), ((np.array(first),),
+                                                          (np.array(second),)), (False,))
+        case_experiment(case, wrappers.jit_twice(program), "one jit(f) twice",
+                        inputs=wrappers.named("x", case.args)
+                        | wrappers.named("y", case.variants[1]), also=case.variants[1:])
+    assert coverage.RECORDER.by_property[""] == {("op", "sin", ("0",), "jit"): 2}
+
+
 def test_most_drawn_scans_let_their_carry_meet_their_row():
     """A scan step where the carry never meets the row is a map beside a fold, and
     every rule about step order holds on it vacuously.  Measured on 600 programs
