@@ -65,11 +65,10 @@ def main() -> None:
                         help="deal as `check --balance` given these records deals: by the "
                              "run's own times, the best that balancing can do")
     args = parser.parse_args()
-    columns = record.merged([c for path in args.records for c in record.read(path)])
-    if len(columns) != 1:
-        sys.exit(f"expected the record of one run (or its shards), got {len(columns)} columns: "
-                 + "; ".join(c.description for c in columns))
-    (column,) = columns
+    try:
+        column = record.one_run(args.records)
+    except record.RecordError as exc:
+        sys.exit(str(exc))
     seconds = {v.nodeid: v.seconds for v in column.verdicts}
     nodeids = collect(RunOptions(sut=column.sut, reference="none", profile=column.profile))
     missing = [n for n in nodeids if n not in seconds]

@@ -287,14 +287,10 @@ def _costs(paths: list[Path]) -> dict[str, float]:
     run's records joined as `report --from` joins them)."""
     _once("--balance", paths, key=Path.resolve)
     try:
-        columns = record.merged([column for path in paths for column in record.read(path)])
+        run = record.one_run(paths)
     except record.RecordError as exc:
         raise UsageError(f"--balance: {exc}") from None
-    if len(columns) != 1:
-        raise UsageError(f"--balance: the records hold {len(columns)} runs "
-                         f"({'; '.join(c.description for c in columns)}): give the record "
-                         "of one run, or each shard's of one sharded run")
-    return {verdict.nodeid: verdict.seconds for verdict in columns[0].verdicts}
+    return {verdict.nodeid: verdict.seconds for verdict in run.verdicts}
 
 
 def hunt(args) -> int:
@@ -391,7 +387,7 @@ def report_command(args) -> int:
     _once("--from", args.runs, key=Path.resolve)
     try:
         known_findings = findings.read(args.findings) if args.findings else None
-        columns = record.merged([column for path in args.runs for column in record.read(path)])
+        columns = record.joined(args.runs)
     except (findings.FindingsError, record.RecordError) as exc:
         raise UsageError(str(exc)) from None
     described = [c.description for c in columns]

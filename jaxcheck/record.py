@@ -264,6 +264,22 @@ def merged(columns: list[Column]) -> list[Column]:
     return joined
 
 
+def joined(paths: list[Path]) -> list[Column]:
+    """The columns of the records at `paths`, the shards of each run `merged` into one."""
+    return merged([column for path in paths for column in read(path)])
+
+
+def one_run(paths: list[Path]) -> Column:
+    """The one run the records at `paths` hold (a sharded run: its shards joined);
+    records of several runs are an error."""
+    columns = joined(paths)
+    if len(columns) != 1:
+        raise RecordError(f"the records hold {len(columns)} runs "
+                          f"({'; '.join(c.description for c in columns)}): give the record "
+                          "of one run, or each shard's of one sharded run")
+    return columns[0]
+
+
 def read(path: Path) -> list[Column]:
     """The columns of a record: one from `check` or `hunt`, several from `report`."""
     try:

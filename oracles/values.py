@@ -49,8 +49,8 @@ def check_jit(sut: Sut, case: ProgramCase) -> None:
         exp = case_experiment(case, wrappers.jit_twice(case.program),
                               "one jit(f) at x, then at y of the same shapes",
                               inputs=inputs_of(case, y=sets[1]), also=sets[1:])
-    verify(sut, exp,
-           Expectation(tuple(out for outs in eager for out in outs),
-                       f"{sut.name} eager{' at each' if len(sets) > 1 else ''}", EXACT),
+    each = " at each" if len(sets) > 1 else ""
+    verify(sut, exp, Expectation(tuple(out for outs in eager for out in outs),
+                                 f"{sut.name} eager{each}", EXACT),
            Expectation(tuple(out for outs in by_numpy for out in outs),
-                       f"NumPy float64{' at each' if len(sets) > 1 else ''}", EXACT))
+                       f"NumPy float64{each}", EXACT))

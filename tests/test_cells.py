@@ -23,7 +23,6 @@ whole language; a scan's step opens with its carry meeting its row) and
 runs it in every mode.
 """
 
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -5,7 +5,6 @@ can reach but `ALLOWED` lacks would be invisible, and a mode read wrongly
 from a wrapper would credit reverse mode with forward-mode examples.
 """
 
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 
 from oracles.experiment import case_experiment
 from strategies import cell_cases, coverage, wrappers
+from strategies.cases import inputs_of
 from strategies.ir import Eqn, Var, all_eqns
 from strategies.operands import operand_ranks
 from strategies.opspec import OPS
@@ -193,8 +193,7 @@ def test_one_jit_called_at_two_input_sets_counts_each(monkeypatch):
         case = ProgramCase(program, (np.array(first),), ((np.array(first),),
                                                           (np.array(second),)), (False,))
         case_experiment(case, wrappers.jit_twice(program), "one jit(f) twice",
-                        inputs=wrappers.named("x", case.args)
-                        | wrappers.named("y", case.variants[1]), also=case.variants[1:])
+                        inputs=inputs_of(case, y=case.variants[1]), also=case.variants[1:])
     assert coverage.RECORDER.by_property[""] == {("op", "sin", ("0",), "jit"): 2}
 
 
