@@ -1,14 +1,15 @@
 """Known findings, read from a findings document, recognised in a report's failures.
 
 A conformance matrix is only useful if a reader can tell a known bug of an
-SUT from a new one.  The findings document (`docs/findings.md` for the shims
-shipped here; a user keeps their own) is the one home of what each finding
-is; each finding's section also says how its failures read, in a line
+SUT from a new one.  The findings documents (`docs/findings/`, one file per
+system, for the shims shipped here; a user keeps their own, a file or a
+folder) are the one home of what each finding is; each finding's section
+also says how its failures read, in a line
 
     Signature (suts.torch_func): `Guard failed on the same frame`
 
 naming the SUT it belongs to and a regular expression.  `jaxcheck report
---findings FILE` searches a failed, crashed or hung cell's message and its
+--findings PATH` searches a failed, crashed or hung cell's message and its
 reproducers for the signatures of that SUT's findings, and links the cell
 to each finding that matches; a failure that matches none is counted as
 *unclassified*, the cells a maintainer still has to look at.
@@ -43,9 +44,13 @@ class Finding:
     sut: str
     pattern: re.Pattern
     anchor: str  # the heading's anchor, as GitHub and most Markdown renderers make it
+    # The file of a findings folder the finding was read from, relative to the folder
+    # ("" when a single file was read), so a link reaches the right page.
+    page: str = ""
 
     def link(self, document: str) -> str:
-        return f"{document}#{self.anchor}"
+        """The finding's address, given the address of the file or folder read."""
+        return f"{document}/{self.page}#{self.anchor}" if self.page else f"{document}#{self.anchor}"
 
 
 def anchor(heading: str) -> str:
@@ -55,7 +60,23 @@ def anchor(heading: str) -> str:
 
 
 def read(path: Path) -> list[Finding]:
-    """Every `Signature (SUT): `regex`` line, under the finding heading above it."""
+    """Every `Signature (SUT): `regex`` line, under the finding heading above it, of a
+    findings file, or of every `*.md` file of a findings folder (in name order; a file
+    without signatures, such as the folder's index, is read and adds none)."""
+    if path.is_dir():
+        pages = sorted(path.glob("*.md"))
+        found = [finding for page in pages for finding in _page(page, page.name)]
+    else:
+        found = _page(path, "")
+    if not found:
+        what = f"{path}, a folder, holds no *.md file that" if path.is_dir() else str(path)
+        raise FindingsError(f"{what} has no `Signature (SUT): `regex`` line under a finding "
+                            "heading, so no failure could be recognised")
+    return found
+
+
+def _page(path: Path, page: str) -> list[Finding]:
+    """The findings of one file; `page` is its name within the folder read, or ""."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -78,10 +99,7 @@ def read(path: Path) -> list[Finding]:
                                     f"regular expression: {exc}") from None
             title = heading[2]
             found.append(Finding(heading[1], title, match[1].strip(), pattern,
-                                 anchor(f"{heading[1]}. {title}")))
-    if not found:
-        raise FindingsError(f"{path} has no `Signature (SUT): `regex`` line under a finding "
-                            "heading, so no failure could be recognised")
+                                 anchor(f"{heading[1]}. {title}"), page))
     return found
 
 

@@ -93,6 +93,30 @@ def test_a_document_that_is_not_findings_is_refused_saying_why(tmp_path, text, s
         read(path)
 
 
+def test_a_folder_reads_as_the_union_of_its_files_each_finding_linking_its_own(tmp_path):
+    """docs/findings/ keeps one file per system and an index without signatures."""
+    folder = tmp_path / "findings"
+    folder.mkdir()
+    first, second = DOCUMENT.split("### A2.")
+    (folder / "b.md").write_text("# B\n\n### A2." + second)
+    (folder / "a.md").write_text(first)
+    (folder / "README.md").write_text("# Findings\n\n* [A](a.md), [B](b.md)\n")
+    (folder / "notes.txt").write_text("Signature (lib.shim): `(`\n")  # not a *.md file
+    whole = tmp_path / "findings.md"
+    whole.write_text(DOCUMENT)
+    assert [(f.id, f.sut, f.pattern.pattern, f.anchor) for f in read(folder)] == \
+        [(f.id, f.sut, f.pattern.pattern, f.anchor) for f in read(whole)]
+    assert [f.link("findings") for f in read(folder)] == [
+        "findings/a.md#a1-npwheres-rules-ignore-broadcasting", "findings/b.md#a2-a-crash-in-vmap"]
+    assert read(whole)[1].link("findings.md") == "findings.md#a2-a-crash-in-vmap"
+
+
+def test_a_folder_without_signatures_is_refused(tmp_path):
+    (tmp_path / "README.md").write_text("# Findings\n\nNone yet.\n")
+    with pytest.raises(FindingsError, match="a folder, holds no"):
+        read(tmp_path)
+
+
 def test_a_missing_document_is_refused(tmp_path):
     with pytest.raises(FindingsError, match="cannot read"):
         read(tmp_path / "absent.md")
