@@ -11,7 +11,7 @@ error-to-tolerance ratio of the shrunk and of the amplified example.
     python bench/bench_catch.py               # every row shrunk to the end
     python bench/bench_catch.py --as-pushed   # as the meta-test runs them (goal, bounds)
 
-The first writes its table to docs/benchmarks.md.  The second writes
+The first writes its table to docs/performance.md.  The second writes
 docs/power.md's first section: every broken SUT with the verdict every push
 holds it to, the rows above, the complexity properties' catches for the
 shims that are right but too slow (tests/meta/test_cost_catches.py) and the

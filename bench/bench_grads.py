@@ -16,7 +16,7 @@ persistent cache goes to a fresh directory unless `--cache` names one, so
 the first run measures a cold cache and a rerun with the same `--cache` a
 warm one.
 
-    python bench/bench_grads.py --examples 200           # writes docs/benchmarks.md
+    python bench/bench_grads.py --examples 200           # writes docs/performance.md
     python bench/bench_grads.py --examples 20 --no-write
 """
 

@@ -1,4 +1,4 @@
-"""Benchmark: refimpl against JAX on the same generated programs (issue 3).
+"""Benchmark: refimpl against JAX on the same generated programs.
 
 Draws a fixed, derandomized sample of straight-line programs with exactly 10
 and exactly 30 equations (`strategies.program.programs`), renders each to
@@ -20,7 +20,7 @@ loop sized to take at least `--min-time` seconds; JAX results are blocked on
 as the SUT contract (docs/sut-api.md) hands them.  Per size, the
 table reports the median and quartiles over programs of the per-call times
 and of the per-program ratio refimpl/JAX, and writes its section of
-docs/benchmarks.md.  Run from the repository root:
+docs/performance.md.  Run from the repository root:
 
     python bench/bench_refimpl.py [--programs 20] [--no-write]
 """
@@ -248,10 +248,10 @@ def section(results: dict, opts, seconds: float, sizes: dict, load: tuple) -> st
         "## refimpl against JAX",
         "",
         "Per-call time of the same generated programs in refimpl and in JAX, measured in one "
-        f"run (issue 3). Programs: {counts}. Each size n is drawn from "
+        f"run. Programs: {counts}. Each size n is drawn from "
         "`strategies.program.programs(min_eqns=n, max_eqns=3n, ops=OPS, "
         f"variants={opts.batch})` (array operations only: straight-line programs, as "
-        "issue 3 measured; one Hypothesis run per seed 0, 1, ..., second example), keeping "
+        "first measured; one Hypothesis run per seed 0, 1, ..., second example), keeping "
         "programs whose length after the generator's dead-code pruning is within "
         f"±{opts.tolerance:.0%} "
         "of n: every equation feeds an output. Inputs are small (rank 0–3, dims 1–5), so "

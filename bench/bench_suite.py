@@ -3,7 +3,7 @@
 Runs the properties with pytest in a child process, with Hypothesis's
 statistics on, and reads per property the examples run and the seconds
 spent; peak memory is the child's maximum resident set size.  Writes the
-table into docs/benchmarks.md (its own section, one per SUT and profile).
+table into docs/performance.md (its own section, one per SUT and profile).
 
     python bench/bench_suite.py --sut jax --profile thorough
     python bench/bench_suite.py --sut refimpl --profile ci --no-write

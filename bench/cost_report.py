@@ -9,7 +9,7 @@ and the growth families of `oracles/cost.py` at n, 2n, 4n, 8n; writes
 `reports/cost-<sut>.png` (log-log: work(grad loss) against work(loss), with
 the lines 4x, the cheap gradient principle, and x) and `reports/cost-<sut>.md` (the distribution of
 work(grad)/work(loss), work(jvp)/work(f), work(vjp)/work(f), and the growth
-ratios per family).  Numbers go into docs/benchmarks.md, "Gradient cost".
+ratios per family).  Numbers go into docs/performance.md, "Gradient cost".
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ sent.  Then each trial checks the same things as tests/meta/test_faults.py:
 
 A line per trial, then a summary; exit 1 on any violation (the trial's
 folder is kept and named).  With --write the summary becomes the "faults"
-section of docs/benchmarks.md.
+section of docs/performance.md.
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()),
                         help="where each trial's folder goes (kept only on a violation)")
     parser.add_argument("--write", action="store_true",
-                        help="make the summary the 'faults' section of docs/benchmarks.md")
+                        help="make the summary the 'faults' section of docs/performance.md")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="jaxcheck-faults-", dir=args.work))

@@ -1,4 +1,4 @@
-"""Where every benchmark's figures go: one section each of docs/benchmarks.md.
+"""Where every benchmark's figures go: one section each of docs/performance.md.
 
 Each bench script builds a Markdown section that ends with the machine and
 the command that produced it, so the next person can reproduce the figures;
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOC = ROOT / "docs" / "benchmarks.md"
+DOC = ROOT / "docs" / "performance.md"
 
 
 def machine() -> str:
@@ -58,7 +58,7 @@ def section(key: str, doc: Path = DOC) -> str | None:
 
 def write_section(key: str, body: str, doc: Path = DOC) -> None:
     start, end = _markers(key)
-    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
+    text = doc.read_text() if doc.exists() else "# Performance\n"
     block = f"{start}\n{body}\n{end}"
     if start in text:
         text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, text,
@@ -78,7 +78,7 @@ def publish_page(path: Path, text: str, *, write: bool) -> None:
 
 
 def publish(key: str, body: str, *, write: bool, doc: Path = DOC) -> None:
-    """Print `body`; with `write`, make it the `key` section of `doc` (docs/benchmarks.md)."""
+    """Print `body`; with `write`, make it the `key` section of `doc` (docs/performance.md)."""
     print(body)
     if write:
         write_section(key, body, doc)
