@@ -1,5 +1,5 @@
-"""One-line wrappers that bind each first-order primitive (data positional,
-params by keyword), and a few helpers built from them.
+"""Wrappers that bind each first-order primitive, one statement each (data
+positional, params by keyword), and a few helpers built from them.
 
 Every rule module builds its output with these, so they live apart from the
 control-flow operators (`control.py`), which need the rule modules: that
@@ -11,37 +11,128 @@ from . import primitives as P
 from .core import aval_of, bind
 
 
-def add(x, y): return bind(P.add_p, x, y)  # noqa: E704
-def sub(x, y): return bind(P.sub_p, x, y)  # noqa: E704
-def mul(x, y): return bind(P.mul_p, x, y)  # noqa: E704
-def div(x, y): return bind(P.div_p, x, y)  # noqa: E704
-def max(x, y): return bind(P.max_p, x, y)  # noqa: E704
-def gt(x, y): return bind(P.gt_p, x, y)  # noqa: E704
-def lt(x, y): return bind(P.lt_p, x, y)  # noqa: E704
-def neg(x): return bind(P.neg_p, x)  # noqa: E704
-def sin(x): return bind(P.sin_p, x)  # noqa: E704
-def cos(x): return bind(P.cos_p, x)  # noqa: E704
-def tanh(x): return bind(P.tanh_p, x)  # noqa: E704
-def exp(x): return bind(P.exp_p, x)  # noqa: E704
-def log(x): return bind(P.log_p, x)  # noqa: E704
-def sqrt(x): return bind(P.sqrt_p, x)  # noqa: E704
-def integer_pow(x, y): return bind(P.integer_pow_p, x, y=int(y))  # noqa: E704
-def select_n(which, *cases): return bind(P.select_n_p, which, *cases)  # noqa: E704
-def reduce_sum(x, axes): return bind(P.reduce_sum_p, x, axes=tuple(axes))  # noqa: E704
-def reduce_max(x, axes): return bind(P.reduce_max_p, x, axes=tuple(axes))  # noqa: E704
-def reduce_min(x, axes): return bind(P.reduce_min_p, x, axes=tuple(axes))  # noqa: E704
-def rev(x, dimensions): return bind(P.rev_p, x, dimensions=tuple(dimensions))  # noqa: E704
-def cumsum(x, axis, reverse=False): return bind(P.cumsum_p, x, axis=axis, reverse=reverse)  # noqa: E704,E501
-def argsort(x, axis): return bind(P.argsort_p, x, axis=axis)  # noqa: E704
-def take_along_axis(x, indices, axis): return bind(P.take_along_axis_p, x, indices, axis=axis)  # noqa: E704,E501
-def scatter_add(x, indices, axis, size): return bind(P.scatter_add_p, x, indices, axis=axis, size=size)  # noqa: E704,E501
-def solve(a, b): return bind(P.solve_p, a, b)  # noqa: E704
-def det(a): return bind(P.det_p, a)  # noqa: E704
-def cholesky(a): return bind(P.cholesky_p, a)  # noqa: E704
-def transpose(x, permutation): return bind(P.transpose_p, x, permutation=tuple(permutation))  # noqa: E704,E501
-def reshape(x, new_sizes): return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))  # noqa: E704
-def concatenate(xs, dimension): return bind(P.concatenate_p, *xs, dimension=dimension)  # noqa: E704,E501
-def pad(x, padding_value, padding_config): return bind(P.pad_p, x, padding_value, padding_config=tuple(padding_config))  # noqa: E704,E501
+def add(x, y):
+    return bind(P.add_p, x, y)
+
+
+def sub(x, y):
+    return bind(P.sub_p, x, y)
+
+
+def mul(x, y):
+    return bind(P.mul_p, x, y)
+
+
+def div(x, y):
+    return bind(P.div_p, x, y)
+
+
+def max(x, y):
+    return bind(P.max_p, x, y)
+
+
+def gt(x, y):
+    return bind(P.gt_p, x, y)
+
+
+def lt(x, y):
+    return bind(P.lt_p, x, y)
+
+
+def neg(x):
+    return bind(P.neg_p, x)
+
+
+def sin(x):
+    return bind(P.sin_p, x)
+
+
+def cos(x):
+    return bind(P.cos_p, x)
+
+
+def tanh(x):
+    return bind(P.tanh_p, x)
+
+
+def exp(x):
+    return bind(P.exp_p, x)
+
+
+def log(x):
+    return bind(P.log_p, x)
+
+
+def sqrt(x):
+    return bind(P.sqrt_p, x)
+
+
+def integer_pow(x, y):
+    return bind(P.integer_pow_p, x, y=int(y))
+
+
+def select_n(which, *cases):
+    return bind(P.select_n_p, which, *cases)
+
+
+def reduce_sum(x, axes):
+    return bind(P.reduce_sum_p, x, axes=tuple(axes))
+
+
+def reduce_max(x, axes):
+    return bind(P.reduce_max_p, x, axes=tuple(axes))
+
+
+def reduce_min(x, axes):
+    return bind(P.reduce_min_p, x, axes=tuple(axes))
+
+
+def rev(x, dimensions):
+    return bind(P.rev_p, x, dimensions=tuple(dimensions))
+
+
+def cumsum(x, axis, reverse=False):
+    return bind(P.cumsum_p, x, axis=axis, reverse=reverse)
+
+
+def argsort(x, axis):
+    return bind(P.argsort_p, x, axis=axis)
+
+
+def take_along_axis(x, indices, axis):
+    return bind(P.take_along_axis_p, x, indices, axis=axis)
+
+
+def scatter_add(x, indices, axis, size):
+    return bind(P.scatter_add_p, x, indices, axis=axis, size=size)
+
+
+def solve(a, b):
+    return bind(P.solve_p, a, b)
+
+
+def det(a):
+    return bind(P.det_p, a)
+
+
+def cholesky(a):
+    return bind(P.cholesky_p, a)
+
+
+def transpose(x, permutation):
+    return bind(P.transpose_p, x, permutation=tuple(permutation))
+
+
+def reshape(x, new_sizes):
+    return bind(P.reshape_p, x, new_sizes=tuple(new_sizes))
+
+
+def concatenate(xs, dimension):
+    return bind(P.concatenate_p, *xs, dimension=dimension)
+
+
+def pad(x, padding_value, padding_config):
+    return bind(P.pad_p, x, padding_value, padding_config=tuple(padding_config))
 
 
 def convert_element_type(x, new_dtype):
