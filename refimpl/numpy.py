@@ -139,12 +139,14 @@ def power(x, y):
     return ops.integer_pow(_promote([x, 0.0])[0], int(y))
 
 
-# `1 / x` as JAX writes it: integer_pow with exponent -1.
-def reciprocal(x): return power(x, -1)  # noqa: E704
+def reciprocal(x):
+    """`1 / x` as JAX writes it: integer_pow with exponent -1."""
+    return power(x, -1)
 
 
-# NumPy's `clip` with both bounds, as JAX composes it: `minimum(a_max, maximum(a_min, x))`.
-def clip(x, a_min, a_max): return minimum(a_max, maximum(a_min, x))  # noqa: E704
+def clip(x, a_min, a_max):
+    """NumPy's `clip` with both bounds, as JAX composes it: `minimum(a_max, maximum(a_min, x))`."""
+    return minimum(a_max, maximum(a_min, x))
 
 
 def log2(x):
@@ -152,9 +154,16 @@ def log2(x):
     return divide(log(x), float(_np.log(2.0)))
 
 
-def log10(x): return divide(log(x), float(_np.log(10.0)))  # noqa: E704
-def deg2rad(x): return multiply(x, _np.pi / 180.0)  # noqa: E704
-def rad2deg(x): return multiply(x, 180.0 / _np.pi)  # noqa: E704
+def log10(x):
+    return divide(log(x), float(_np.log(10.0)))
+
+
+def deg2rad(x):
+    return multiply(x, _np.pi / 180.0)
+
+
+def rad2deg(x):
+    return multiply(x, 180.0 / _np.pi)
 
 
 def trunc(x):
@@ -385,7 +394,8 @@ def squeeze(x, axis=None):
     return reshape(x, [d for i, d in enumerate(shape) if i not in axes])
 
 
-def ravel(x): return reshape(x, (-1,))  # noqa: E704
+def ravel(x):
+    return reshape(x, (-1,))
 
 
 def outer(a, b):
@@ -468,8 +478,9 @@ def quantile(a, q, axis=None, keepdims=False):
     return reshape(result, [d for i, d in enumerate(aval_of(result).shape) if i != at])
 
 
-# The middle element, or the mean of the two middle ones: quantile at 1/2.
-def median(a, axis=None, keepdims=False): return quantile(a, 0.5, axis, keepdims)  # noqa: E704
+def median(a, axis=None, keepdims=False):
+    """The middle element, or the mean of the two middle ones: quantile at 1/2."""
+    return quantile(a, 0.5, axis, keepdims)
 
 
 def take(a, indices, axis=None):
@@ -640,7 +651,8 @@ def tril(x, k=0):
     return _triangle("tril", x, k, lower=True)
 
 
-def triu(x, k=0): return _triangle("triu", x, k, lower=False)  # noqa: E704
+def triu(x, k=0):
+    return _triangle("triu", x, k, lower=False)
 
 
 def diagonal(x, offset=0):
@@ -659,7 +671,8 @@ def diagonal(x, offset=0):
     return moveaxis(sum(where(identity > 0, block, 0.0), axis=1), 0, -1)
 
 
-def trace(x, offset=0): return sum(diagonal(x, offset), axis=-1)  # noqa: E704
+def trace(x, offset=0):
+    return sum(diagonal(x, offset), axis=-1)
 
 
 def var(x, axis=None, keepdims=False):
@@ -668,7 +681,8 @@ def var(x, axis=None, keepdims=False):
     return mean(multiply(deviation, deviation), axis, keepdims)
 
 
-def std(x, axis=None, keepdims=False): return sqrt(var(x, axis, keepdims))  # noqa: E704
+def std(x, axis=None, keepdims=False):
+    return sqrt(var(x, axis, keepdims))
 
 
 def sinc(x):
@@ -733,8 +747,9 @@ def inner(a, b):
     return ops.dot_general(a, b, (((sa.ndim - 1,), (sb.ndim - 1,)), ((), ())))
 
 
-# Both operands flattened, then their dot product.
-def vdot(a, b): return inner(ravel(a), ravel(b))  # noqa: E704
+def vdot(a, b):
+    """Both operands flattened, then their dot product."""
+    return inner(ravel(a), ravel(b))
 
 
 def kron(a, b):
@@ -808,9 +823,14 @@ def rot90(x, k=1):
     """A quarter turn of the first two axes, k times anticlockwise: flips and a swap."""
     if len(aval_of(x).shape) < 2:
         raise ShapeError(f"rot90: wants an operand of rank 2 at least, got {aval_of(x).shape}")
-    turns = (lambda: x, lambda: swapaxes(flip(x, 1), 0, 1), lambda: flip(x, (0, 1)),
-             lambda: flip(swapaxes(x, 0, 1), 1))
-    return turns[k % 4]()
+    k %= 4
+    if k == 1:
+        return swapaxes(flip(x, 1), 0, 1)
+    if k == 2:
+        return flip(x, (0, 1))
+    if k == 3:
+        return flip(swapaxes(x, 0, 1), 1)
+    return x
 
 
 def average(x, axis=None, weights=None):
@@ -840,10 +860,20 @@ def full(shape, value, dtype=_np.float64):
     return _np.full(shape, value, dtype)
 
 
-def zeros(shape): return full(shape, 0.0)  # noqa: E704
-def ones(shape): return full(shape, 1.0)  # noqa: E704
-def zeros_like(x): return full(aval_of(x).shape, 0.0, aval_of(x).dtype)  # noqa: E704
-def ones_like(x): return full(aval_of(x).shape, 1.0, aval_of(x).dtype)  # noqa: E704
+def zeros(shape):
+    return full(shape, 0.0)
+
+
+def ones(shape):
+    return full(shape, 1.0)
+
+
+def zeros_like(x):
+    return full(aval_of(x).shape, 0.0, aval_of(x).dtype)
+
+
+def ones_like(x):
+    return full(aval_of(x).shape, 1.0, aval_of(x).dtype)
 
 
 float64 = _np.float64
