@@ -124,7 +124,9 @@ cond_p.cost = lambda eqn: max(map(jaxpr_cost, eqn.params["branches"]))
 def _cond_dce(eqn, used):
     """The cond of its `used` outputs: each branch computes those alone (a checkpoint's
     forward then drops the residuals its linearization would need)."""
-    keep = lambda outs: [v for v, u in zip(outs, used) if u]  # noqa: E731
+    def keep(outs):
+        return [v for v, u in zip(outs, used) if u]
+
     branches = tuple(dce(Jaxpr(b.invars, b.eqns, keep(b.outvars))) for b in eqn.params["branches"])
     return Eqn(eqn.primitive, eqn.invars, keep(eqn.outvars), {**eqn.params, "branches": branches})
 

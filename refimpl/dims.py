@@ -132,10 +132,17 @@ class Dim:
     def __hash__(self):
         return hash(self.terms)
 
-    def __ge__(self, other): return _nonneg(self - other, f"'{self}' >= '{other}'")  # noqa: E704
-    def __gt__(self, other): return _nonneg(self - other - 1, f"'{self}' > '{other}'")  # noqa: E704,E501
-    def __le__(self, other): return _nonneg(other - self, f"'{self}' <= '{other}'")  # noqa: E704
-    def __lt__(self, other): return _nonneg(other - self - 1, f"'{self}' < '{other}'")  # noqa: E704,E501
+    def __ge__(self, other):
+        return _nonneg(self - other, f"'{self}' >= '{other}'")
+
+    def __gt__(self, other):
+        return _nonneg(self - other - 1, f"'{self}' > '{other}'")
+
+    def __le__(self, other):
+        return _nonneg(other - self, f"'{self}' <= '{other}'")
+
+    def __lt__(self, other):
+        return _nonneg(other - self - 1, f"'{self}' < '{other}'")
 
     def __index__(self):
         raise InconclusiveDimensionError(

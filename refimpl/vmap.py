@@ -183,8 +183,12 @@ def front_batch(prim, moved, batch, vals, dims, **params):
     return bind(prim, *vals, **moved(batch, **params)), 0
 
 
-def _up(axes): return tuple(a + 1 for a in axes)  # noqa: E704
-def _axis_up(batch, *, axis, **params): return {"axis": axis + 1, **params}  # noqa: E704
+def _up(axes):
+    return tuple(a + 1 for a in axes)
+
+
+def _axis_up(batch, *, axis, **params):
+    return {"axis": axis + 1, **params}
 
 
 # How each primitive batched at the front moves its parameters: every axis it names
