@@ -178,10 +178,6 @@ def memoized(transform):
     return cached
 
 
-def jaxpr_as_fun(jaxpr):
-    return lambda *args: eval_jaxpr(jaxpr, args)
-
-
 def jaxpr_cost(jaxpr):
     """Work done by a program: elements produced, multiply-adds for dot_general,
     sub-programs counted through their primitive's cost rule."""
