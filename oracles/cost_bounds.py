@@ -47,8 +47,6 @@ SLACK_FIXED = 16
 # work, plus rounding from fixed overheads; quadratic growth gives about 4 and
 # exponential growth 2**n.  2.5 sits between the two.
 GROWTH_LINEAR = 2.5
-# refimpl's own target on the same families (measured <= 2.0).
-GROWTH_REFIMPL = 2.2
 
 # Timing fallback (SUTs without make_jaxpr): sizes n and TIMING_FACTOR * n,
 # the fastest of TIMING_REPEATS runs each in CPU seconds, one process (7: two
