@@ -42,7 +42,6 @@ MODES = ("value", *dict.fromkeys(row.mode for row in TRANSFORMATIONS.values()))
 # The mode of each construct that applies a transformation inside the program.
 CONSTRUCT_MODES = {name: row.transformation.mode for name, row in CONSTRUCTS.items()
                    if row.transformation}
-LOOPS = ("fori_loop", "while_loop", "scan")
 # The regimes in which a construct's rules can be seen wrong.
 REGIMES = {
     "cond": ("captures", "reverse", "batched"),
