@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from jaxcheck.lifetime import end_with_parent
-from jaxcheck.runner import ROOT, RunError, run_quietly
+from jaxcheck.runner import INSTALLED, ROOT, RunError, run_quietly
 from oracles.sut import SutError, resolve
 
 # Seconds importing the SUTs of one run may take: JAX imports in 1-3 s, torch
@@ -55,11 +55,12 @@ def describe(named: list[tuple[str, str]], timeout: float = IMPORT_TIMEOUT) -> l
 
 
 def _clash(name: str) -> str:
-    """What to say when the SUT's package has the name of one of jaxcheck's, which comes
-    first on a child's path (runner.child_env): the one clash that cannot be avoided."""
+    """What to say when the SUT's package has the name of one of a clone's packages, which
+    come first on a child's path (runner.child_env): the one clash that cannot be avoided
+    there.  Installed, jaxcheck's packages are inside `jaxcheck`, and nothing clashes."""
     top = name.partition(":")[0].split(".")[0]
     here = Path.cwd()
-    if not top or here == ROOT or not (ROOT / top).exists():
+    if INSTALLED or not top or here == ROOT or not (ROOT / top).exists():
         return ""
     if not ((here / top).is_dir() or (here / f"{top}.py").exists()):
         return ""

@@ -15,6 +15,8 @@ import pkgutil
 
 from hypothesis import HealthCheck, Phase, settings
 
+from oracles.names import LIBRARY as LIBRARY_PREFIX
+
 # No explain phase: after a failure it reruns the example under sys.settrace to
 # list the lines only failing runs executed.  Through JAX's tracing code that
 # costs 30-100 s per failure (a broken-SUT row: 96 s with it, 0.8 s without),
@@ -66,6 +68,9 @@ def register() -> None:
 # is the command's entry, which takes its process's signals over.
 LIBRARY = ("strategies", "oracles", "jaxcheck", "refimpl")
 NOT_LOADED = ("__main__",)
+# Installed, the library's packages are inside `jaxcheck` (oracles/names.py): walking
+# it must not import the properties or the shims, whose systems may be absent.
+NOT_WALKED = ("tests", "suts")
 
 
 def load_library() -> None:
@@ -80,7 +85,9 @@ def load_library() -> None:
     `ci` run depend on the seed and the SUT's own module only (README.md).
     """
     for package in LIBRARY:
-        path = importlib.import_module(package).__path__
-        for module in pkgutil.walk_packages(path, f"{package}."):
-            if module.name.rsplit(".", 1)[-1] not in NOT_LOADED:
+        name = package if package == "jaxcheck" else LIBRARY_PREFIX + package
+        path = importlib.import_module(name).__path__
+        for module in pkgutil.walk_packages(path, f"{name}."):
+            parts = module.name.split(".")
+            if parts[-1] not in NOT_LOADED and not set(parts[1:]) & set(NOT_WALKED):
                 importlib.import_module(module.name)

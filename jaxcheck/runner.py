@@ -38,16 +38,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import oracles
 from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Receiver
 from jaxcheck.childlog import ChildLog
 from oracles import inflight, reproducer
 from oracles.sut import DEFAULT_TIMEOUT
 
-ROOT = Path(__file__).resolve().parents[1]
+# The folder that holds the properties (tests/) beside oracles/: a clone's top,
+# or the installed package, where the wheel put them (backend/jaxcheck_build.py).
+ROOT = Path(oracles.__file__).resolve().parents[1]
+# The folder on the path from which the library imports by the names it has:
+# the clone's top (`oracles`), or site-packages (`jaxcheck.oracles`).
+IMPORT_ROOT = Path(oracles.__file__).resolve().parents[oracles.__name__.count(".") + 1]
+# Installed, jaxcheck adds one name to the path, its own, and none of a clone's.
+INSTALLED = IMPORT_ROOT != ROOT
 
-# The properties: tests/ without jaxcheck's own self-tests.
+# The properties: tests/ without jaxcheck's own self-tests (a wheel has none).
 PROPERTIES = "tests"
-SELF_TESTS = ("tests/meta", "tests/refimpl")
+SELF_TESTS = ("tests/meta", "tests/refimpl", "tests/installed")
 
 # A call stuck where SIGALRM cannot reach it (C code holding the GIL) is
 # killed by the parent when its script is this many time-outs old: the
@@ -160,26 +168,37 @@ XLA_CACHE = {"JAX_COMPILATION_CACHE_DIR": str(Path.home() / ".cache" / "jaxcheck
              "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
 
 
+# What a user's environment may say to every pytest run, and a child must not hear:
+# the user's options and plugins are for their own tests, not for the properties.
+PYTEST_ENV = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")
+
+
 def child_env() -> dict[str, str]:
-    """The environment of a child: the checkout first, then the user's directory
+    """The environment of a child: a clone's top first, then the user's directory
     (where their SUT imports from), and JAX's compilation cache (`XLA_CACHE`).
 
-    The checkout comes first, and `PYTHONSAFEPATH` keeps `python -m` from
+    A clone comes first, and `PYTHONSAFEPATH` keeps `python -m` from
     putting the working directory before it, so that a user's own `tests/`
     package or `strategies.py` (most projects have a `tests/`) never stands in
-    for jaxcheck's."""
+    for jaxcheck's.  Installed, the library is `jaxcheck.*` in site-packages,
+    and nothing of a user's has its names."""
     env = {**XLA_CACHE, **os.environ}
-    paths = [str(ROOT), os.getcwd(), env.get("PYTHONPATH", "")]
+    paths = [*([] if INSTALLED else [str(ROOT)]), os.getcwd(), env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(p for p in paths if p))
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONSAFEPATH"] = "1"
+    for name in PYTEST_ENV:
+        env.pop(name, None)
     return env
 
 
 def pytest_command(options: RunOptions, *args: str) -> list[str]:
-    """`python -m pytest` in the checkout's configuration, wherever it is run from."""
-    command = [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"),
+    """`python -m pytest` with jaxcheck's configuration alone, wherever it is run from:
+    no configuration file (`-c` the null device, so none of the user's is found),
+    the rootdir and the conftest search bounded by ROOT, the properties' plugin."""
+    command = [sys.executable, "-m", "pytest", "-c", os.devnull,
                "--rootdir", str(ROOT), "--confcutdir", str(ROOT), "-p", "no:cacheprovider",
+               "-p", "jaxcheck.plugin",
                "--sut", options.sut, "--reference", options.reference,
                "--hypothesis-profile", options.profile, "--sut-timeout", f"{options.timeout:g}"]
     if options.seed is not None:

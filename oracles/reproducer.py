@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from oracles.experiment import Experiment
+from oracles.names import module_path
 from oracles.tolerance import Tolerance
 from strategies.render import array_literal
 
@@ -92,7 +93,7 @@ def sut_import(name: str) -> str:
     """Source that binds `sut` to the SUT called `name`, as conftest resolves it."""
     if name in _IMPORTS:
         return _IMPORTS[name]
-    module, _, attribute = name.partition(":")
+    module, _, attribute = module_path(name).partition(":")
     line = f"sut = importlib.import_module({module!r})"
     if attribute:
         line = f"sut = getattr(importlib.import_module({module!r}), {attribute!r})"

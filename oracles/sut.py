@@ -3,8 +3,10 @@
 The contract is `docs/sut-api.md`: top-level transformations, a
 `numpy` namespace and a `lax` namespace.  Names are module paths (resolved
 with `importlib.import_module`, never `exec`), optionally `module:attribute`,
-plus two aliases.  Every problem is reported as one `SutError` whose message
-says what is wrong and what to do; conftest turns it into a usage error.
+plus two aliases (`refimpl`, `jax`); refimpl and the shims shipped in
+`suts/` are found where jaxcheck is installed (oracles/names.py).  Every
+problem is reported as one `SutError` whose message says what is wrong and
+what to do; the properties' plugin turns it into a usage error.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from oracles.inflight import InFlight
+from oracles.names import canonical, module_path
 from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
 from strategies.conventions import FEATURES as CONVENTION_FEATURES
 from strategies.opspec import CONTRACT_LAX, CONTRACT_NUMPY, OPTIONAL_LAX, OPTIONAL_NUMPY
 from strategies.transformations import DERIVED, TRANSFORMATIONS
-
-ALIASES = {"refimpl": "refimpl", "jax": "jax"}
 
 # The default SUT: the reference implementation, which passes the whole suite.
 DEFAULT_SUT = "refimpl"
@@ -224,7 +225,7 @@ def _import(name: str, option: str):
     problem = name_problem(name)
     if problem:
         raise SutError(f"{option} {problem}")
-    module_name, _, attribute = ALIASES.get(name, name).partition(":")
+    module_name, _, attribute = module_path(name).partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -340,10 +341,10 @@ def resolve(name: str, timeout: float = DEFAULT_TIMEOUT, option: str = "--sut") 
     """Import the SUT called `name`, prepare it, and check the contract; each call
     on it may take `timeout` seconds.  `option` is the command-line option that
     named it (`--sut`, `--reference`), which each error message names."""
+    name = canonical(name)
     api = _import(name, option)
-    PREPARE.get(ALIASES.get(name, name), lambda api: None)(api)
-    declared = (_unsupported(name, api, option)
-                | DECLARED.get(ALIASES.get(name, name), frozenset()))
+    PREPARE.get(name, lambda api: None)(api)
+    declared = _unsupported(name, api, option) | DECLARED.get(name, frozenset())
     missing = missing_names(api, declared)
     if missing:
         raise SutError(
