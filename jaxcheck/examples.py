@@ -31,7 +31,7 @@ from strategies.moves import movable
 # caches that only grow: each generated program brings new computations,
 # about 6 MiB an example on the grad property (1.4 GiB after 200).  Clearing
 # them every 50 examples holds a worker at about 640 MiB and costs 7% of the
-# time (every 100: 960 MiB, 2%); figures in docs/benchmarks.md, "Memory".
+# time (every 100: 960 MiB, 2%); figures in docs/performance.md, "Memory".
 EXAMPLES_BETWEEN_CLEARS = 50
 
 

@@ -39,7 +39,7 @@ PROFILES = {
     # the first failure, found by count), and it stops shrinking after 300 s
     # (conftest lifts that for UNTIMED_SHRINKING; the count limit of 500
     # successful shrinks stays, and `--max-shrinks` lowers it).  Why,
-    # measured: docs/benchmarks.md, "Time to find a bug".
+    # measured: docs/performance.md, "Time to find a bug".
     # triage: a newcomer's first look at a new system (`check --quick`): a few
     # examples of every property, the same every time, and every distinct bug of
     # a property reported (a system with several bugs shows them in one round).
@@ -82,7 +82,7 @@ def load_library() -> None:
     whose test files load `strategies/cell_cases.py` or `oracles/cost.py`,
     and the `jaxcheck` child, which loads `jaxcheck/child.py`, other examples
     than plain pytest.  With every module loaded first, the examples of a
-    `ci` run depend on the seed and the SUT's own module only (README.md).
+    `ci` run depend on the seed and the SUT's own module only (docs/properties.md).
     """
     for package in LIBRARY:
         name = package if package == "jaxcheck" else LIBRARY_PREFIX + package

@@ -163,7 +163,7 @@ class RunError(Exception):
 # example wraps its program in new functions, so JAX's in-memory cache misses, while
 # the same small programs recur across examples, seeds and runs.  JAX writes only
 # compiles of at least 1 s by default, and ours take about 0.1 s.  tests/test_cells.py
-# on refimpl, `ci`: 211 s without it, 163 s cold, 69 s warm (docs/benchmarks.md).
+# on refimpl, `ci`: 211 s without it, 163 s cold, 69 s warm (docs/performance.md).
 XLA_CACHE = {"JAX_COMPILATION_CACHE_DIR": str(Path.home() / ".cache" / "jaxcheck" / "xla"),
              "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
 
@@ -284,7 +284,7 @@ def balanced(nodeids: list[str], count: int, costs: dict[str, float]) -> list[li
 
     Dealing every N-th property ignores that one property takes 6 minutes and the
     next 1 second: a thorough JAX shard's two workers took 44 and 29 min, where
-    these costs give 36 and 36 (docs/benchmarks.md).  Only the costs and the
+    these costs give 36 and 36 (docs/performance.md).  Only the costs and the
     order decide (ties go to the earlier property and the lower share), never a
     clock, so every machine given one record deals alike, and which properties
     share a process does not depend on timing.  A property the costs lack (new

@@ -49,7 +49,7 @@ SEED = 0
 # ms on refimpl, 10-100 ms on JAX once a shape is compiled), so 32 fit the
 # budget below on either.
 MAX_TRIALS = 32
-# At most this long per failure (the bound: 2 s), checked before each run.
+# At most this long per failure (2 s: a report must not wait on it), checked before each run.
 MAX_SECONDS = 2.0
 # Inputs replace the shrunk ones only where the ratio at least doubles: a few
 # percent more of a precision loss's error shows nothing new.

@@ -3,7 +3,7 @@
 Work is counted by `oracles/cost.py` in the IR an SUT stages: elements
 produced per equation, multiply-adds for dot_general, elements read for
 reductions, loop bodies times their trip count.  How the numbers below were
-measured, per operation and per SUT: docs/benchmarks.md, "Gradient cost".
+measured, per operation and per SUT: docs/performance.md, "Gradient cost".
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ DEFAULT_SUT = "refimpl"
 # JAX (CI runs both ways), so it judges as strictly, and it stages a program
 # in about a millisecond where JAX compiles for a tenth of a second, which
 # every third-party SUT would otherwise pay for on top of its own
-# (docs/benchmarks.md, "The reference").
+# (docs/performance.md, "refimpl against JAX").
 AUTO_REFERENCE = {"refimpl": "jax"}
 
 # Seconds one SUT call may take before it is reported as hung.  The first call
@@ -95,7 +95,7 @@ SHAPE_POLYMORPHISM = ("export.export", "export.symbolic_shape", "ShapeDtypeStruc
 # What an alias is known not to offer, declared for it since it cannot declare
 # it itself: JAX raises on reverse mode through while_loop, by design; its
 # logaddexp and logaddexp2 give a wrong jvp of grad inside lax.scan where their
-# operands tie (docs/findings.md, J1), its hypot a second derivative of 0
+# operands tie (docs/findings/jax.md, J1), its hypot a second derivative of 0
 # where |x| == |y| (J3), and vmap of grad through a cond branch that takes the
 # var of a convolve (or correlate) a NaN where the gradient is finite (J4), so
 # none of them is checked on JAX, and JAX as the reference abstains on the

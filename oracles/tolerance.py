@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 # those reach 1e4: on an SUT that errs by 5e-6 at every call of exp, sin and
 # cos, growth 1,000 left a false failure where sin's argument (68, reached
 # through exp) carried the error and its tangent multiplied it by 128
-# (docs/benchmarks.md, "A declared accuracy").  1e5 leaves a factor of 6
+# (docs/performance.md, "A declared accuracy").  1e5 leaves a factor of 6
 # above the largest amplification measured, as EXACT leaves 1e4 above float64
 # rounding.
 DECLARED_ERROR_GROWTH = 1e5
@@ -31,7 +31,7 @@ DECLARED_ERROR_GROWTH = 1e5
 # rule wrong by a sign, a factor or a dropped term (an error of the size of
 # the result) still fails.  Subtler errors hide in it: that is what "checked
 # at the declared accuracy" means, and the report shows the declaration.
-# MLX's float64 exp errs by up to 4.8e-7 (docs/findings.md, M3).
+# MLX's float64 exp errs by up to 4.8e-7 (docs/findings/mlx.md, M3).
 MAX_DECLARED_ERROR = 5e-7
 
 
@@ -105,7 +105,7 @@ FD_STEPS = (1e-3, 1e-4, 1e-5)
 # for any derivative >= 1, and such programs' derivatives are in the
 # thousands.  An example some step of FD_STEPS resolves never reaches these,
 # so its estimate is unchanged.  The programs that showed the need, and how
-# often these steps judge an example: docs/benchmarks.md, "Finite
+# often these steps judge an example: docs/performance.md, "Finite
 # differences: which steps judge an example".
 FD_STEPS_SHARP = (1e-6, 1e-7)
 
@@ -206,7 +206,7 @@ CONVENTION = replace(
 # added to both parts of every tolerance, 6e-3 (1 + |value|), since every
 # operation errs where a declaration has a few.  The largest error measured
 # on correct float32 implementations against this tolerance, 8.6e-6
-# (1 + |value|), 700 times below it: docs/benchmarks.md, "float32 and integer
+# (1 + |value|), 700 times below it: docs/performance.md, "float32 and integer
 # arguments".  A wrong rule moves a result by the size of a tangent (~1e-1 and
 # more); a float32 result returned as float64 is caught by its dtype
 # (tests/test_dtypes.py).

@@ -41,7 +41,7 @@ stop_gradient_p.cost = lambda eqn: 0
 jvp_rules[stop_gradient_p] = lambda primals, tangents: (bind(stop_gradient_p, *primals), None)
 # Its cotangent is zero, as its tangent is.  A tangent meets it where vmap runs a
 # cond's branches for every example (control.py) inside a custom_jvp rule; JAX
-# has no such rule and raises there (docs/findings.md, J5).
+# has no such rule and raises there (docs/findings/jax.md, J5).
 transpose_rules[stop_gradient_p] = lambda ct, x: [None]
 defelementwise(stop_gradient_p)
 

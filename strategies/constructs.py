@@ -43,7 +43,7 @@ from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP, Transformation
 MAX_BLOCK_EQNS = 4
 # Blocks nest at most this deep (a cond inside a loop body, not deeper).
 MAX_DEPTH = 2
-# Loop trip counts are drawn from 0..this (static, as fori_loop and the issue need).
+# Loop trip counts are drawn from 0..this (static, as fori_loop needs them).
 MAX_TRIPS = 5
 # Inputs of a nested grad have at most this many elements (see build_grad).
 MAX_GRAD_SIZE = 27

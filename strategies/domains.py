@@ -30,7 +30,7 @@ KINK_MARGIN = 0.05
 VALUE_CAP = 100.0
 
 # Intermediate arrays stay small: the reference oracle compiles per shape, so
-# a bounded shape vocabulary is what keeps the suite fast (docs/benchmarks.md).
+# a bounded shape vocabulary is what keeps the suite fast (docs/performance.md).
 MAX_RANK = 3
 MAX_DIM = 8
 

@@ -58,7 +58,7 @@ def index(draw, count: int, label: str | None = None) -> int:
 def _indices(count: int) -> st.SearchStrategy[int]:
     """One strategy object per count: a program draws tens of thousands of
     indices, and building each strategy anew went through Hypothesis's
-    strategy cache every time (docs/benchmarks.md, "Where CI's time goes")."""
+    strategy cache every time (docs/performance.md, "Where CI's time goes")."""
     return st.integers(0, count - 1)
 
 
@@ -647,7 +647,7 @@ QUANTILES = (0.5, 0.25, 0.0, 1.0, 0.9)
 @cache
 def _median_axes(shape):
     """An axis with elements (None: all of them), and keepdims; a 0-d operand without
-    keepdims, where JAX's result has shape (1,) and NumPy's () (docs/findings.md, J2)."""
+    keepdims, where JAX's result has shape (1,) and NumPy's () (docs/findings/jax.md, J2)."""
     axes = [None, *range(len(shape))] + ([-1] if shape else [])
     return [{"axis": axis, "keepdims": keepdims} for axis in axes
             if (int(np.prod(shape)) if axis is None else shape[axis]) > 0

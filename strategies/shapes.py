@@ -4,7 +4,7 @@ Drawing every dimension of a program's inputs from one small pool of sizes
 makes broadcasting, `matmul`, `dot` and `concatenate` partners common (the
 generator finds operands that fit), and keeps the number of distinct shapes
 a run produces small: the reference oracle compiles once per shape, so the
-shape vocabulary sets the suite's warm-up time (docs/benchmarks.md).
+shape vocabulary sets the suite's warm-up time (docs/performance.md).
 """
 
 from __future__ import annotations

@@ -106,7 +106,7 @@ STACK_PROGRAMS = dict(max_eqns=10)
 # check).  Under a hessian, whose meaning has a second difference per pair of
 # input elements, inputs have rank 1: at most 36 pairs where rank 2 had 324,
 # and a hessian bug's shrink takes seconds where it took 13 minutes
-# (docs/benchmarks.md, "Jacobians and linearize").
+# (docs/performance.md, "Jacobians and linearize").
 JACOBIAN_PROGRAMS = dict(max_eqns=8)
 JACOBIAN_INPUTS = dict(count=2, min_rank=1, max_rank=2, min_dim=2, max_dim=3)
 HESSIAN_INPUTS = JACOBIAN_INPUTS | dict(max_rank=1)

@@ -75,7 +75,7 @@ def loss(program: Program) -> str:
     xs, ys, ws = _args(program), names("y", len(program.outputs)), names("w", len(program.outputs))
     # jnp.multiply, not `*`: a NumPy array (the weight) may meet an SUT value only
     # as an argument of the SUT's own functions (torch refuses tensor * ndarray
-    # under grad: docs/findings.md)
+    # under grad: docs/findings/torch_func.md)
     terms = " + ".join(f"jnp.sum(jnp.multiply({y}, {w}))" for y, w in zip(ys, ws))
     return define("loss", xs, [_unpack(program, xs), f"return {terms}"])
 

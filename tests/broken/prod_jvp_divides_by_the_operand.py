@@ -2,7 +2,7 @@
 
 The textbook rule d prod = prod * sum(dx / x) holds only off zeros: where
 an element is 0, out / x is 0 / 0 for that element (NaN) where the product
-of the others is due.  autograd's rule is this one (docs/findings.md).
+of the others is due.  autograd's rule is this one (docs/findings/autograd.md, A4).
 Generated programs seldom hold an exact zero, and off zeros the rule is
 right; the row `prod_at_zero` (tests/test_conventions.py) shows it.  Built
 over refimpl: `numpy.prod` binds a primitive of its own with this rule.

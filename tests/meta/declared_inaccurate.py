@@ -5,12 +5,12 @@ staged and batched) is off by exactly the error the SUT declares in
 `__sut_accuracy__`, ERROR (1 + |value|), with a sign that follows the input's
 bits, so that errors neither cancel nor always add: the worst an SUT that
 keeps its declaration can do, and harsher than MLX's float64 exp, sin and cos
-(docs/findings.md, M3), whose errors reach 3.8e-6 only at the largest
+(docs/findings/mlx.md, M3), whose errors reach 3.8e-6 only at the largest
 arguments.
 
 * This module: exp, sin and cos inaccurate, every derivative rule right.  No
   property may fail on it (tests/meta/test_declared_accuracy.py; the whole
-  suite: docs/benchmarks.md, "A declared accuracy").
+  suite: docs/performance.md, "A declared accuracy").
 * `undeclared`: the same, declaring nothing, which the suite must fail.
 * `overclaimed`: the same, declaring a tenth of its error, which the
   one-operation property must fail: a declaration is checked, not trusted.

@@ -13,10 +13,10 @@ that saved file must exit non-zero when run with `python`.
 only in programs that use it where nothing masks it (a `sin` under a `where`
 branch not taken, a cond branch not taken, a second input that a
 one-input program lacks), and which 60 derandomized examples hold that
-changes whenever the generator's choices do (docs/benchmarks.md, "Time to
+changes whenever the generator's choices do (docs/performance.md, "Time to
 find a bug", gives a count).  A run stops at
 its first failure, so the larger budget costs time only for a bug that is
-rare in the programs; `docs/benchmarks.md` lists how many examples
+rare in the programs; `docs/performance.md` lists how many examples
 each row needs.  `catch` also takes Hypothesis's clocks out of the result
 (conftest.py): the first failure is found by count, and shrinking runs until
 the reproducer is within the row's equation limit (`--shrink-goal`), nothing
@@ -33,7 +33,7 @@ construct, under every mode) on their shims, built over refimpl, with
 cost milliseconds, not the compilations eager JAX needs.  Their reproducers may hold up to
 `MAX_CONSTRUCT_EQUATIONS` equations: Hypothesis shrinks a construct's blocks
 well, but the equations around a construct that carry its bug to the output
-less reliably (docs/benchmarks.md, "Time to find a bug").  Most other shims are built
+less reliably (docs/performance.md, "Time to find a bug").  Most other shims are built
 over refimpl too, for the same speed; those over JAX need a `custom_jvp` or
 a JAX internal refimpl has no counterpart for.
 """
@@ -74,7 +74,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CONSTRUCT = ("--reference=none",)
 # Successful shrinks for the rows whose shrink to the end takes minutes: 100
 # leaves each within its limit (scan 4 equations, nested jvp 1; 60 left scan
-# at 7) in about 10 s where the full shrink took 60-110 s (docs/benchmarks.md,
+# at 7) in about 10 s where the full shrink took 60-110 s (docs/performance.md,
 # "Time to find a bug").
 BOUNDED = 100
 MISMATCH = ("MISMATCH|Error",)  # a wrong value, or an error where a value was due

@@ -6,7 +6,7 @@ hangs where no Python signal handler can run (the parent's watchdog ends
 it).  The properties that meet the broken transformation are reported as
 crashed or hung, each with the reproducer of the exact call, and the
 others still run and pass.  Wall-clock seconds are not asserted (they are
-in docs/benchmarks.md); that a hang is not shrunk through is: the property
+in docs/performance.md); that a hang is not shrunk through is: the property
 ends on its first time-out, with one reproducer.  A flaky SUT, which fails
 an example and then does otherwise on it, keeps its first failure's
 reproducer and is named flaky.

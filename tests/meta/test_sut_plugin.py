@@ -125,7 +125,7 @@ def test_a_bad_sut_timeout_is_a_usage_error_of_plain_pytest_too(value):
 
 
 def test_an_output_of_absurd_shape_is_a_bad_output_not_an_allocation():
-    """torch.func.vmap once returned a view of shape (34359738368, 4) (docs/findings.md,
+    """torch.func.vmap once returned a view of shape (34359738368, 4) (docs/findings/torch_func.md,
     T7): converting it asked NumPy for 1 TiB and ended in a MemoryError of ours."""
 
     class Huge:

@@ -3,7 +3,7 @@ every construct of the language drawn on values with a symbolic axis (half the
 programs for reverse mode alone, where a custom_vjp function may be called).
 
 Run with `-s` to see the share of programs that use each operation and
-construct symbolically (the acceptance figure of issue 20 quotes it).
+construct symbolically (docs/refimpl-dynamic-shapes.md quotes it).
 """
 
 from collections import Counter
