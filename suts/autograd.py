@@ -49,7 +49,7 @@ __version__ = f"autograd {version('autograd')} (shim: vmap a loop, jit the ident
 __sut_unsupported__ = frozenset({
     "make_jaxpr",  # autograd records a graph only inside make_vjp, with no equation list to count
     "jit_staging",  # jit is the identity: f runs on values, so a Python branch cannot be refused
-    "leak_check",  # a box that escapes grad or jvp keeps working after it (docs/findings.md, A3)
+    "leak_check",  # a box escaping grad or jvp keeps working (docs/findings/autograd.md, A3)
     "clip_convention",  # clip passes no tangent at its bounds (JAX's: half of it)
     "abs_at_zero",  # abs has slope 0 at 0 (JAX's: 1)
     "cbrt",  # autograd.numpy.cbrt has no derivative rule: grad raises NotImplementedError

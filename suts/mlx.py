@@ -40,11 +40,11 @@ no differentiation or batching of its own, so what the suite finds is MLX's.
   no reverse mode from a forward rule); a custom_vjp's `vjp` runs `fwd` again
   for the residuals, MLX handing it the primals.  `checkpoint` is
   `mx.checkpoint`, `lax.stop_gradient` `mx.stop_gradient`.  What they met
-  is docs/findings.md, M14, M15 and M16 (`mx.checkpoint` differentiates
+  is docs/findings/mlx.md, M14, M15 and M16 (`mx.checkpoint` differentiates
   by its arguments only); under `ci` their construct rows fail
   first through M1.
 * Not mapped: the operations that joined the contract after MLX's runs were
-  classified (docs/findings.md), which the header lists as lacking.  Mapping
+  classified (docs/findings/mlx.md), which the header lists as lacking.  Mapping
   one means a new `ci` and `thorough` round with every failure classified.
   Measured so far, for that round: `mx.clip` passes no tangent at a bound
   and `mx.abs` has slope 0 at 0 (to declare: `clip_convention`,
@@ -74,7 +74,7 @@ __sut_unsupported__ = frozenset({
     # At a tie, maximum's tangent and cotangent go to its second operand, as
     # refimpl's do; JAX splits them in halves.
     "tie_convention",
-    # float32 approximations (docs/findings.md, M3): sin and cos err by up to
+    # float32 approximations (docs/findings/mlx.md, M3): sin and cos err by up to
     # 3.8e-6 and tan's derivatives, which go through cos, by 4.4e-5, more than
     # `__sut_accuracy__` may declare (5e-7).
     "sin",
@@ -83,7 +83,7 @@ __sut_unsupported__ = frozenset({
 })
 
 # MLX's float64 exp, sin and cos on the CPU use float32 approximations
-# (docs/findings.md, M3), and so do the derivative rules built on them.
+# (docs/findings/mlx.md, M3), and so do the derivative rules built on them.
 # Worst errors, as |MLX - JAX| / (1 + |JAX|) over 200,001 points of the
 # arguments a generated program may give each (values within 100), value,
 # first and second derivatives (`python bench/mlx_accuracy.py`): exp 4.8e-7,

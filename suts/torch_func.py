@@ -27,7 +27,7 @@ differentiation or batching of its own, so what the suite finds is torch's.
   tuple of axes.
 * `lax.cond` is `torch.cond` where it works, Python control flow elsewhere
   (measured on this machine, torch 2.13.0+cpu; reproducers in
-  docs/findings.md, T1-T2):
+  docs/findings/torch_func.md, T1-T2):
   - eager, no transformation active: `torch.cond` works (about 0.2 s a call
     with fresh branch functions, each call compiles through dynamo; 4 s for
     the first of a process).  A branch that returns its operand unchanged is
@@ -67,7 +67,7 @@ differentiation or batching of its own, so what the suite finds is torch's.
   Under torch.func transformations, with fullgraph=False, `grad`, `vjp`,
   `jvp`, `vmap` of a compiled `sin(x) * x` and `torch.compile` of `grad`,
   `vjp`, `jvp`, `vmap` all return (the suite then found where they do not:
-  docs/findings.md, T3, T4, T8 and T9); with fullgraph=True
+  docs/findings/torch_func.md, T3, T4, T8 and T9); with fullgraph=True
   `jvp(compiled)` raises ("attempted to apply meta conversion to view
   functorch tensor"), and with "aot_eager"
   `grad(compiled)` is refused outright ("Calling torch.func.grad(compiled_fn)
@@ -99,7 +99,7 @@ __version__ = f"torch {torch.__version__} (torch.func)"
 # Every transformation, operation and construct of the contract runs; reverse
 # mode through while_loop works, the loop being a Python loop that torch's
 # autograd records.  Declared, each a documented design of torch, not a bug
-# (docs/findings.md, T6):
+# (docs/findings/torch_func.md, T6):
 __sut_unsupported__ = frozenset({
     # torch.compile does not trace with abstract values: a Python `if` on a
     # tensor is a graph break, run on the concrete value (the right branch for
@@ -136,7 +136,7 @@ def _tensor(x):
     whole), where NumPy arrays are traced and `ndarray.dtype` is unsupported
     (under torch.cond, an UncapturedHigherOrderOpError), and where a constant
     made by `np.asarray(2.0)` whose dtype is then read breaks
-    `torch.compile(torch.func.grad(f))` (docs/findings.md, T4).
+    `torch.compile(torch.func.grad(f))` (docs/findings/torch_func.md, T4).
     """
     if isinstance(x, torch.Tensor):
         return x
@@ -327,7 +327,7 @@ class custom_jvp:
             def setup_context(ctx, inputs, output):
                 # Saved for each mode as torch.func asks (a tensor kept on ctx
                 # itself is not transformed); saving them for backward alone
-                # makes jvp of vmap raise (docs/findings.md, T25).
+                # makes jvp of vmap raise (docs/findings/torch_func.md, T25).
                 ctx.save_for_backward(*inputs)
                 ctx.save_for_forward(*inputs)
 
@@ -729,7 +729,7 @@ def _transformed() -> bool:
     """Whether a torch.func transformation (grad, jvp, vjp, vmap) is active, or
     `linearize` is tracing: it traces with forward-mode dual tensors outside
     functorch's stack, and `torch.cond` under it returns a zero tangent
-    (docs/findings.md, T16)."""
+    (docs/findings/torch_func.md, T16)."""
     return torch._C._functorch.peek_interpreter_stack() is not None or _linearizing > 0
 
 
@@ -750,7 +750,7 @@ def _cloned(branch):
 # branches are traced by dynamo as one whole graph, where a Python `if` on a
 # tensor is an error ("Could not guard on data-dependent expression"), not
 # the graph break it is under `jit`: a cond inside one must be a torch.cond
-# too (nested torch.cond works, but see docs/findings.md, T13).  Changed in
+# too (nested torch.cond works, but see docs/findings/torch_func.md, T13).  Changed in
 # eager code only, and read as a constant by the tracing.
 _cond_depth = 0
 
