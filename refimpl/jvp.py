@@ -185,6 +185,8 @@ def _extremum_jvp(prim, wins, primals, tangents):
 
 jvp_rules[P.max_p] = partial(_extremum_jvp, P.max_p, P.gt_p)
 jvp_rules[P.min_p] = partial(_extremum_jvp, P.min_p, P.lt_p)
+
+
 def _chooser_jvp(prim, loses, primals, tangents, *, axes):
     """reduce_max's (or reduce_min's) tangent: the mean of the tangents of the
     elements it chose, so a tie shares it equally, as JAX's rule does.  `loses`

@@ -878,6 +878,7 @@ def ones_like(x):
 
 float64 = _np.float64
 
+
 # ----------------------------------------------------------------------------- operators
 
 def _getitem(x, index):
