@@ -8,14 +8,15 @@ reach the common combinations often and some never: a rank-0 and a rank-2
 value seldom meet in one scope (docs/coverage.md).  Drawing more programs
 does not fix that; enumerating does.  `cells` lists each operation of a
 vocabulary with each rank combination its builder may draw
-(`coverage.rank_combinations`), `regimes` the parameter values that choose
-between its formulas (`operands.REGIMES`: each of `convolve`'s modes), and
+(`operands.Builder.ranks`), `regimes` the parameter values that choose
+between its formulas (`Builder.regimes`: each of `convolve`'s modes), and
 `cell_cases` draws the one-equation program of a cell in a regime, with
 inputs made so that the cell can always be built:
 
 * shapes are suffixes of one drawn base shape, so every pair broadcasts,
-  and square where the operands must contract (`SQUARE`), or each drawn
-  alone where the operands share no dim (`APART`: `convolve`'s vectors);
+  and square where the operands must contract, or each drawn alone where
+  the operands share no dim (`convolve`'s vectors), as the builder's
+  `shapes` says;
   the simplest draw, a row's first example, is 2 x 3 x 2 (vectors of 2 and
   3 apart), so its matrices are not square;
 * a cell of two arrays reads both (`Scope.meets`): one array read twice
@@ -51,23 +52,15 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from strategies.coverage import rank_combinations
 from strategies.equations import Scope
 from strategies.inputs import moved_by_place
 from strategies.ir import Var, prune
 from strategies.language import LANGUAGE
-from strategies.operands import REGIMES
+from strategies.operands import APART, SQUARE
 from strategies.opspec import OPS
 from strategies.program import Program, ProgramCase, draw_shared
 from strategies.shapes import check_type
 
-# The builders whose two operands contract (a dim of one meets a dim of the other):
-# their shapes are square, so every rank pair contracts.
-SQUARE = frozenset({"matmul_pair", "dot_pair", "tensordot_pair", "einsum_operands",
-                    "square_matrices", "solve_pair"})
-# The builders whose operands need no common dim: each input's shape drawn alone, so
-# the first may be shorter than, as long as or longer than the second.
-APART = frozenset({"convolution_pair"})
 # An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
 OFFSET = (5 / 16, 7 / 16)
 STEPS = 7
@@ -76,13 +69,13 @@ STEPS = 7
 def cells(ops) -> list[tuple[str, tuple[str, ...]]]:
     """(operation, operand ranks) for each operation in `ops` (constructs left out) and
     each rank combination its builder may draw, in `ops` order."""
-    return [(op, ranks) for op in ops if op in OPS for ranks in rank_combinations(OPS[op])]
+    return [(op, ranks) for op in ops if op in OPS for ranks in OPS[op].build.ranks]
 
 
 def regimes(op: str) -> tuple[dict, ...]:
     """The parameter values each of `op`'s cells is built with in turn
-    (`operands.REGIMES`): `({},)`, any parameters, for most operations."""
-    return REGIMES.get(OPS[op].build.__name__, ({},))
+    (`Builder.regimes`): `({},)`, any parameters, for most operations."""
+    return OPS[op].build.regimes
 
 
 def builds(op: str) -> list[tuple[tuple[str, ...], dict]]:
@@ -115,11 +108,11 @@ def _shapes(draw, op: str, ranks: tuple[str, ...]) -> list[tuple[int, ...]]:
     arrays = [int(r) for r in ranks if r != "lit"]
     if not arrays:  # where(p, 2.0, 0.5): the predicate still needs an input
         arrays = [draw(st.integers(0, 3), label="predicate's rank")]
-    if OPS[op].build.__name__ in APART:
+    if OPS[op].build.shapes == APART:  # the first shorter, as long or longer
         return [tuple(1 + (draw(st.integers(0, 2), label=f"x{i} dim {k}") + i + 1) % 3
                       for k in range(rank))
                 for i, rank in enumerate(arrays)]
-    if OPS[op].build.__name__ in SQUARE:
+    if OPS[op].build.shapes == SQUARE:  # every rank pair contracts
         base = (draw(st.integers(2, 3), label="size"),) * 3
     else:
         base = tuple(2 + (draw(st.integers(0, 1), label=f"dim {k}") + k) % 2 for k in range(3))

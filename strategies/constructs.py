@@ -99,6 +99,9 @@ class Construct:
     define: Callable[[dict], list[str]] | None = None
     syntaxes = ("call",)
     construct: ClassVar[bool] = True  # its equations hold blocks (`equations._draw_eqn`)
+    # A shape-polymorphic program may use it (`OpSpec.polymorphic`): its blocks are drawn
+    # from the same rows, each polymorphic only where it says so.
+    polymorphic: ClassVar[bool] = True
 
     def make(self, draw, scope):
         """Operands (with captures) and parameters, or None (the generator checks

@@ -12,8 +12,8 @@ gradient is taken through it.  So the unit of coverage is a *cell*:
   `MODES`: plain evaluation, forward mode, reverse mode, batching, staging;
 * `("construct", name, regime)`: a construct in one of `REGIMES`.
 
-`ALLOWED` lists, per operation, the rank combinations its operand builder
-(`strategies/operands.py`) may draw, so a cell the generator never reaches
+`allowed` lists, per operation, the rank combinations its operand builder
+may draw (`operands.Builder.ranks`), so a cell the generator never reaches
 shows up as a zero instead of being absent.  `jaxcheck`'s pytest option
 `--jaxcheck-coverage=FILE` records every example's cells
 (`oracles/experiment.py` notes each experiment) and writes them per
@@ -25,13 +25,11 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter, defaultdict
-from itertools import product
 from pathlib import Path
 
 import numpy as np
 
 from strategies.constructs import CONSTRUCTS
-from strategies.domains import MAX_RANK
 from strategies.ir import Eqn, Var
 from strategies.operands import operand_ranks
 from strategies.program import Program
@@ -55,78 +53,10 @@ REGIMES = {
 # The constructs whose operands after the first are values their block captures.
 CAPTURING = ("custom_jvp", "custom_vjp", "checkpoint")
 
-_RANKS = tuple(str(r) for r in range(MAX_RANK + 1))
-_VALUES = (*_RANKS, "lit")
-
-
-def _pairs(options, rule=lambda a, b: True) -> tuple[tuple[str, str], ...]:
-    return tuple((a, b) for a, b in product(options, options)
-                 if not (a == b == "lit") and rule(a, b))
-
-
-def _contracts(a: str, b: str) -> bool:
-    """dot's result rank a + b - 2 stays within MAX_RANK (a scalar operand: the other's)."""
-    return "0" in (a, b) or int(a) + int(b) - 2 <= MAX_RANK
-
-
-# The operand-rank combinations each operation's builder may draw.
-_BY_BUILDER = {
-    "any_operand": tuple((r,) for r in _RANKS),
-    "broadcasting_pair": _pairs(_VALUES),
-    "integer_power": tuple((r,) for r in _RANKS),
-    "sum_axes": tuple((r,) for r in _RANKS),
-    "permutation": tuple((r,) for r in _RANKS),
-    "reshape_target": tuple((r,) for r in _RANKS),
-    "broadcast_target": tuple((r,) for r in _RANKS),
-    "new_axis": tuple((r,) for r in _RANKS[:-1]),
-    "matmul_pair": _pairs(_RANKS[1:]),
-    "dot_pair": _pairs(_RANKS, _contracts),
-    "where_operands": _pairs(_VALUES),  # the two selected values, one a variable at least
-    "concatenable": tuple((r,) for r in _RANKS[1:]),
-    "clip_bounds": tuple((r,) for r in _RANKS),
-    "reduction_axes": tuple((r,) for r in _RANKS),
-    "one_axis": tuple((r,) for r in _RANKS),
-    "axis_pair": tuple((r,) for r in _RANKS[2:]),
-    "squeeze_axes": tuple((r,) for r in _RANKS),
-    "deviation_axes": tuple((r,) for r in _RANKS[1:]),
-    "stackable": tuple((r,) for r in _RANKS[:-1]),
-    "outer_pair": _pairs(_RANKS[:2]),
-    "pad_widths": tuple((r,) for r in _RANKS[1:]),
-    "rolls": tuple((r,) for r in _RANKS),
-    "tilings": tuple((r,) for r in _RANKS),
-    "repeats": tuple((r,) for r in _RANKS),
-    "difference_axes": tuple((r,) for r in _RANKS[1:]),
-    "triangle_offsets": tuple((r,) for r in _RANKS[2:]),
-    "diagonal_offsets": tuple((r,) for r in _RANKS[2:]),
-    "quarter_turns": tuple((r,) for r in _RANKS[2:]),
-    "inner_pair": _pairs(_RANKS, _contracts),
-    "kron_pair": _pairs(_RANKS),
-    "twin_pair": tuple((r, r) for r in _RANKS),
-    "weighted": tuple((r, r) for r in _RANKS),
-    "tensordot_pair": _pairs(_RANKS),
-    "argmax_pair": tuple((r, r) for r in _RANKS[1:]),
-    "einsum_operands": (*((r,) for r in _RANKS), *_pairs(_RANKS)),
-    "take_indices": tuple((r,) for r in _RANKS),
-    "windows": tuple((r,) for r in _RANKS[1:]),
-    "update_windows": tuple((r, r) for r in _RANKS[1:]),
-    "median_axes": tuple((r,) for r in _RANKS),
-    "quantile_axes": tuple((r,) for r in _RANKS),
-    "convolution_pair": (("1", "1"),),
-    "square_matrices": (("2",), ("3",)),
-    "solve_pair": tuple((a, b) for a in ("2", "3") for b in ("1", "2", "3")),
-}
-
-
-def rank_combinations(spec) -> tuple[tuple[str, ...], ...]:
-    """The operand-rank combinations an operation's builder may draw (a builder
-    missing from the table raises, rather than give its operations no cells)."""
-    return _BY_BUILDER[spec.build.__name__]
-
-
 def allowed(ops: dict) -> set[tuple]:
     """Every cell the operation table and the constructs allow, in every mode."""
     cells = {("op", name, ranks, mode) for name, spec in ops.items()
-             for ranks in rank_combinations(spec) for mode in MODES}
+             for ranks in spec.build.ranks for mode in MODES}
     cells |= {("construct", name, regime) for name, regimes in REGIMES.items()
               for regime in regimes}
     return cells

@@ -7,6 +7,11 @@ only ever returns operands whose concrete values satisfy the margins in
 `domains.py`, so the generator never needs `assume` and every shrunk choice
 sequence still builds a valid program.
 
+Each builder is a `Builder`, which carries with it what the coverage cells
+need to know of the operands it draws: their rank combinations, the
+parameters that choose between an operation's formulas, and how a cell's
+shapes are laid out (`coverage.py`, `cell_cases.py`).
+
 Choices go through `pick`, which draws a starting index and takes the first
 valid option from there: the draw shrinks towards option 0 (the earliest
 variable, the simplest parameter), and no draw is ever wasted on a rejection.
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -95,6 +101,70 @@ def operand_ranks(op: str, args: Sequence) -> tuple[str, ...]:
     return tuple(rank_of(a) for a in args[:2])
 
 
+# Every rank an operand may have in a coverage cell (`rank_of`): an array's, or a literal's.
+RANKS = tuple(str(r) for r in range(MAX_RANK + 1))
+VALUES = (*RANKS, "lit")
+
+
+def each(ranks) -> tuple[tuple[str], ...]:
+    """One operand, of each of `ranks` in turn."""
+    return tuple((r,) for r in ranks)
+
+
+def twins(ranks) -> tuple[tuple[str, str], ...]:
+    """Two operands of one rank, each of `ranks` in turn."""
+    return tuple((r, r) for r in ranks)
+
+
+def pairs(options, rule=lambda a, b: True) -> tuple[tuple[str, str], ...]:
+    """Two operands, each of `options`, that `rule` admits (never two literals)."""
+    return tuple((a, b) for a, b in itertools.product(options, options)
+                 if not (a == b == "lit") and rule(a, b))
+
+
+def _contracts(a: str, b: str) -> bool:
+    """dot's result rank a + b - 2 stays within MAX_RANK (a scalar operand: the other's)."""
+    return "0" in (a, b) or int(a) + int(b) - 2 <= MAX_RANK
+
+
+# How `cell_cases` shapes a cell's operands: suffixes of one base shape, so every
+# pair broadcasts; square, where a dim of one operand contracts with one of the
+# other; or apart, each drawn alone, where they share no dim (`convolve`'s vectors,
+# of any two lengths).
+SUFFIXES, SQUARE, APART = "suffixes", "square", "apart"
+
+
+@dataclass(frozen=True)
+class Builder:
+    """An operand builder with what the coverage cells must know of it.
+
+    * ``draw_operands(draw, scope, spec)`` draws `(args, params)` or returns None
+      (the module docstring).
+    * ``ranks``: the operand-rank combinations (`operand_ranks`) it may draw; each
+      is a cell of every operation it builds for (`coverage.allowed`), so a cell
+      the generator never reaches shows up as a zero instead of being absent.
+    * ``regimes``: the parameters that choose between an operation's formulas.  A
+      bug in one formula (correlate's middle for 'same') shows only where it is
+      used, so `cell_cases` builds a cell once per regime as once per rank
+      combination; `({},)`, no parameter fixed, for most builders.
+    * ``shapes``: how `cell_cases` shapes a cell's operands (`SUFFIXES`, `SQUARE`,
+      `APART`).
+    """
+
+    draw_operands: Callable
+    ranks: tuple[tuple[str, ...], ...]
+    regimes: tuple[dict, ...] = ({},)
+    shapes: str = SUFFIXES
+
+    def __call__(self, draw, scope, spec):
+        return self.draw_operands(draw, scope, spec)
+
+
+def builder(ranks, **facts) -> Callable[[Callable], Builder]:
+    """The function below as a `Builder` of `ranks` (and `Builder`'s other `facts`)."""
+    return lambda draw_operands: Builder(draw_operands, ranks, **facts)
+
+
 def _shape(operand) -> tuple[int, ...]:
     return () if isinstance(operand, float) else operand.shape
 
@@ -113,6 +183,7 @@ def _in_domain(scope, spec, args, params) -> bool:
                                               *args)
 
 
+@builder(each(RANKS))
 def any_operand(draw, scope, spec):
     """One variable at which `spec` is in its domain."""
 
@@ -123,6 +194,7 @@ def any_operand(draw, scope, spec):
     return None if x is None else ((x,), {})
 
 
+@builder(pairs(VALUES))
 def broadcasting_pair(draw, scope, spec):
     """(x, y) with x a variable and y a variable or literal, either way round."""
     options = [(x, y) for x in scope.firsts for y in scope.partners()]
@@ -136,6 +208,7 @@ def broadcasting_pair(draw, scope, spec):
     return None if pair is None else (pair, {})
 
 
+@builder(each(RANKS))
 def integer_power(draw, scope, spec):
     options = [(x, n) for x in scope.firsts for n in EXPONENTS]
 
@@ -152,6 +225,7 @@ def integer_power(draw, scope, spec):
 CLIP_BOUNDS = ((-1.0, 1.0), (0.0, 0.5), (-2.0, -0.5), (0.5, 3.0))
 
 
+@builder(each(RANKS))
 def clip_bounds(draw, scope, spec):
     """One variable and `clip`'s bounds, each KINK_MARGIN from its every element."""
     options = [(x, {"lo": lo, "hi": hi}) for x in scope.firsts for lo, hi in CLIP_BOUNDS]
@@ -182,6 +256,7 @@ def _sum_axes(shape):
     return [{"axis": axis} for axis in axes]
 
 
+@builder(each(RANKS))
 def sum_axes(draw, scope, spec):
     return _with_params(draw, scope, spec, _sum_axes)
 
@@ -192,6 +267,7 @@ def _reduction_axes(shape):
             for keepdims in (False, True)]
 
 
+@builder(each(RANKS))
 def reduction_axes(draw, scope, spec):
     """NumPy's `axis` (None, an int, a negative int, a tuple) and `keepdims`."""
     return _with_params(draw, scope, spec, _reduction_axes)
@@ -203,6 +279,7 @@ def _one_axis(shape):
     return [{"axis": axis} for axis in [None, *range(rank)] + ([-1] if rank else [])]
 
 
+@builder(each(RANKS))
 def one_axis(draw, scope, spec):
     """An `axis` of one operand: None (cumsum: the flattened operand; flip: every
     axis), an int, -1."""
@@ -216,6 +293,7 @@ def _axis_pairs(shape):
     return [{"axis1": a, "axis2": b} for a, b in pairs + ([(0, -1)] if rank > 1 else [])]
 
 
+@builder(each(RANKS[2:]))
 def axis_pair(draw, scope, spec):
     """Two axes of one operand (of rank 2 at least), one of them negative at times."""
     return _with_params(draw, scope, spec, _axis_pairs)
@@ -227,6 +305,7 @@ def _permutations(shape):
     return [{"axes": None}] + [{"axes": p} for p in perms if p != tuple(range(len(shape)))]
 
 
+@builder(each(RANKS))
 def permutation(draw, scope, spec):
     return _with_params(draw, scope, spec, _permutations)
 
@@ -250,6 +329,7 @@ def _reshapes(shape):
     return [{"shape": t} for t in targets if t != shape]
 
 
+@builder(each(RANKS))
 def reshape_target(draw, scope, spec):
     return _with_params(draw, scope, spec, _reshapes)
 
@@ -263,6 +343,7 @@ def _broadcasts_of(shape):
     return [{"shape": t} for t in targets if t != shape]
 
 
+@builder(each(RANKS))
 def broadcast_target(draw, scope, spec):
     return _with_params(draw, scope, spec, _broadcasts_of)
 
@@ -273,6 +354,7 @@ def _new_axes(shape):
     return [{"axis": a} for a in range(-rank - 1, rank + 1)] if rank < MAX_RANK else []
 
 
+@builder(each(RANKS[:-1]))
 def new_axis(draw, scope, spec):
     return _with_params(draw, scope, spec, _new_axes)
 
@@ -311,14 +393,17 @@ def dot_shape(a, b):
     return (*a[:-1], *b[:-2], *b[-1:]) if len(b) > 1 else a[:-1]
 
 
+@builder(pairs(RANKS[1:]), shapes=SQUARE)
 def matmul_pair(draw, scope, spec):
     return _contraction(draw, scope, spec, matmul_shape)
 
 
+@builder(pairs(RANKS, _contracts), shapes=SQUARE)
 def dot_pair(draw, scope, spec):
     return _contraction(draw, scope, spec, dot_shape)
 
 
+@builder(pairs(VALUES))  # the two selected values, one a variable at least
 def where_operands(draw, scope, spec):
     """`where(a > b, c, d)`: b away from a by KINK_MARGIN, so the predicate is stable;
     c or d a variable, since a `where` of two Python scalars is float64 whatever
@@ -344,6 +429,7 @@ def where_operands(draw, scope, spec):
     return None if branch is None else ((*predicate, *branch), {"cmp": cmp})
 
 
+@builder(each(RANKS[1:]))
 def concatenable(draw, scope, spec):
     """`concatenate([x, y...], axis)`: partners equal to x in shape but along `axis`.
 
@@ -369,13 +455,13 @@ def _same_but_along(a, b, axis):
     return len(a) == len(b) and all(m == n for i, (m, n) in enumerate(zip(a, b)) if i != axis)
 
 
-def _one_operand(choices):
-    """A builder of one variable and a parameter dict from `choices(shape)`."""
+def _one_operand(choices, ranks) -> Builder:
+    """A builder of one variable, of `ranks`, and a parameter dict from `choices(shape)`."""
     def build(draw, scope, spec):
         return _with_params(draw, scope, spec, choices)
     build.__name__ = choices.__name__.lstrip("_")
     build.__doc__ = choices.__doc__
-    return build
+    return Builder(build, ranks)
 
 
 def _axes_and_none(rank):
@@ -432,6 +518,7 @@ def _windows(shape):
             for w in sorted(windows)]
 
 
+@builder(twins(RANKS[1:]))
 def update_windows(draw, scope, spec):
     """`dynamic_update_slice(x, u, start_indices)`: u of x's rank and nowhere longer,
     written at x's start or against its end."""
@@ -473,18 +560,19 @@ def _deviation_axes(shape):
     return _reduction_axes(shape) if shape else []
 
 
-deviation_axes = _one_operand(_deviation_axes)
-squeeze_axes = _one_operand(_squeeze_axes)
-rolls = _one_operand(_rolls)
-tilings = _one_operand(_tilings)
-repeats = _one_operand(_repeats)
-pad_widths = _one_operand(_pad_widths)
-difference_axes = _one_operand(_difference_axes)
-triangle_offsets = _one_operand(_triangle_offsets)
-diagonal_offsets = _one_operand(_diagonal_offsets)
-windows = _one_operand(_windows)
+deviation_axes = _one_operand(_deviation_axes, each(RANKS[1:]))
+squeeze_axes = _one_operand(_squeeze_axes, each(RANKS))
+rolls = _one_operand(_rolls, each(RANKS))
+tilings = _one_operand(_tilings, each(RANKS))
+repeats = _one_operand(_repeats, each(RANKS))
+pad_widths = _one_operand(_pad_widths, each(RANKS[1:]))
+difference_axes = _one_operand(_difference_axes, each(RANKS[1:]))
+triangle_offsets = _one_operand(_triangle_offsets, each(RANKS[2:]))
+diagonal_offsets = _one_operand(_diagonal_offsets, each(RANKS[2:]))
+windows = _one_operand(_windows, each(RANKS[1:]))
 
 
+@builder(each(RANKS[:-1]))
 def stackable(draw, scope, spec):
     """`stack([x, y...], axis)`: partners of x's shape, axis first, last or -1."""
     options = [(x, axis) for x in scope.firsts for axis in (0, len(x.shape), -1)]
@@ -501,6 +589,7 @@ def stackable(draw, scope, spec):
     return args, params
 
 
+@builder(pairs(RANKS[:2]))
 def outer_pair(draw, scope, spec):
     """`outer(x, y)` of a scalar or a vector each (NumPy flattens either: bigger ones
     would outgrow MAX_DIM at once)."""
@@ -516,7 +605,7 @@ def _quarter_turns(shape):
     return [{"k": k} for k in (1, 2, 3, -1)] if len(shape) >= 2 else []
 
 
-quarter_turns = _one_operand(_quarter_turns)
+quarter_turns = _one_operand(_quarter_turns, each(RANKS[2:]))
 
 
 def inner_shape(a, b):
@@ -526,10 +615,12 @@ def inner_shape(a, b):
     return (*a[:-1], *b[:-1]) if a[-1] == b[-1] else None
 
 
+@builder(pairs(RANKS, _contracts))
 def inner_pair(draw, scope, spec):
     return _contraction(draw, scope, spec, inner_shape)
 
 
+@builder(pairs(RANKS))
 def kron_pair(draw, scope, spec):
     """Any two variables: kron's result, every product in blocks, is kept small by `fits`."""
     pair = pick(draw, [(x, y) for x in scope.firsts for y in scope.vars],
@@ -537,6 +628,7 @@ def kron_pair(draw, scope, spec):
     return None if pair is None else (pair, {})
 
 
+@builder(twins(RANKS))
 def twin_pair(draw, scope, spec):
     """Two variables of one shape (`vdot`'s flattened operands)."""
     options = [(x, y) for x in scope.firsts for y in scope.vars if y.shape == x.shape]
@@ -545,6 +637,7 @@ def twin_pair(draw, scope, spec):
     return None if pair is None else (pair, {})
 
 
+@builder(twins(RANKS))
 def weighted(draw, scope, spec):
     """`average(x, axis, weights=w)`: w of x's shape, the weights' sum over `axis` kept
     from 0 by the operation's domain."""
@@ -553,6 +646,7 @@ def weighted(draw, scope, spec):
     return pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
 
 
+@builder(twins(RANKS[1:]))
 def argmax_pair(draw, scope, spec):
     """`take_along_axis(x, argmax(y, axis, keepdims=True), axis)`: y of x's shape (x
     itself at times: its max), an axis with elements (-1 at times)."""
@@ -562,6 +656,7 @@ def argmax_pair(draw, scope, spec):
     return pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
 
 
+@builder(pairs(RANKS), shapes=SQUARE)
 def tensordot_pair(draw, scope, spec):
     """`tensordot(x, y, axes)`: x's last `axes` axes (0, 1 or 2) of y's first's sizes."""
     options = [((x, y), {"axes": n}) for x in scope.firsts for y in scope.vars
@@ -594,6 +689,7 @@ def _einsum_subscripts(draw, operands) -> str:
     return f"{','.join(inputs)}->{''.join(output)}"
 
 
+@builder(each(RANKS) + pairs(RANKS), shapes=SQUARE)
 def einsum_operands(draw, scope, spec):
     """`einsum(subscripts, x)` or `einsum(subscripts, x, y)`: the operands first (any
     variable, or two), then their subscripts; None where those do not fit."""
@@ -622,6 +718,7 @@ def _taking(shape):
     return [None, *range(len(shape))] + ([-1] if shape else [])
 
 
+@builder(each(RANKS))
 def take_indices(draw, scope, spec):
     """`take(x, indices, axis)`: a vector of 1 to MAX_TAKEN indices into x's `axis`
     (None: the flattened x), repeats allowed (a gather's transpose adds them)."""
@@ -659,11 +756,13 @@ def _quantile_axes(shape):
     return [{"q": q, **params} for params in _median_axes(shape) for q in QUANTILES]
 
 
+@builder(each(RANKS))
 def median_axes(draw, scope, spec):
     """`median(x, axis, keepdims)`: None, an int or -1, each with elements."""
     return _with_params(draw, scope, spec, _median_axes)
 
 
+@builder(each(RANKS))
 def quantile_axes(draw, scope, spec):
     """`quantile(x, q, axis, keepdims)`: q one of QUANTILES, axes as `median_axes`."""
     return _with_params(draw, scope, spec, _quantile_axes)
@@ -673,13 +772,9 @@ def quantile_axes(draw, scope, spec):
 # length), and where the operands overlap wholly.
 CONVOLUTION_MODES = ("full", "same", "valid")
 
-# By builder, the parameters that choose between an operation's formulas: a bug in one
-# formula (correlate's middle for 'same') shows only where it is used, so a cell is
-# built once per regime (`cell_cases`) as once per operand-rank combination.  A
-# builder not here has the one regime, no parameter fixed.
-REGIMES = {"convolution_pair": tuple({"mode": mode} for mode in CONVOLUTION_MODES)}
 
-
+@builder((("1", "1"),), regimes=tuple({"mode": mode} for mode in CONVOLUTION_MODES),
+         shapes=APART)
 def convolution_pair(draw, scope, spec):
     """`convolve(x, y, mode)` and `correlate`'s: two vectors (not empty), any lengths,
     any mode."""
@@ -693,6 +788,7 @@ def _square(shape) -> bool:
     return len(shape) >= 2 and shape[-1] == shape[-2] and shape[-1] > 0
 
 
+@builder((("2",), ("3",)), shapes=SQUARE)
 def square_matrices(draw, scope, spec):
     """A stack of square matrices (rank 2 or 3) within the operation's domain."""
     options = [(x,) for x in scope.firsts if _square(x.shape)]
@@ -714,6 +810,7 @@ def _right_hand_side(a, b) -> bool:
     return True
 
 
+@builder(tuple((a, b) for a in ("2", "3") for b in ("1", "2", "3")), shapes=SQUARE)
 def solve_pair(draw, scope, spec):
     """`linalg.solve(a, b)`: a a stack of square matrices within the domain, b a
     right-hand side for it (`_right_hand_side`)."""

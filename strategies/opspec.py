@@ -74,6 +74,12 @@ class OpSpec:
     * ``promoted(args, params)``: the operands whose dtypes the result takes
       (`dtypes.py`: float32 with float64 is float64): all of them, but
       `where`'s predicate.
+    * ``polymorphic``: a shape-polymorphic program may use it (`symbolic.py`):
+      every axis of its result is an operand's axis or 1, and its NumPy meaning
+      reads no size as a value.  Default: ``elementwise`` (a result of the
+      broadcast shape); any other operation is left out until its row says so,
+      since one that writes, flattens or counts a size would be staged wrong
+      at every size but the drawn one.
     * ``optional``: its contract functions joined the contract after shims
       were written against it, so an SUT may lack them without declaring
       it: jaxcheck checks it on the rest and says what it left out
@@ -94,6 +100,7 @@ class OpSpec:
     elementwise: bool = False
     carries_derivative: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
     promoted: Callable[[tuple, dict], tuple] = lambda args, params: tuple(args)
+    polymorphic: bool | None = None
     optional: bool = False
     namespace: str = "numpy"
     construct: ClassVar[bool] = False  # an operation holds no blocks (`constructs.py`)
@@ -102,6 +109,8 @@ class OpSpec:
         for default in ("contract", "primitives"):
             if getattr(self, default) is None:
                 object.__setattr__(self, default, (self.name,))
+        if self.polymorphic is None:
+            object.__setattr__(self, "polymorphic", self.elementwise)
 
     def evaluate(self, args: Sequence, params: dict) -> np.ndarray:
         return _as_array(self.impl(*args, **params))
@@ -564,20 +573,22 @@ OPS: dict[str, OpSpec] = {
             carries_derivative=lambda args, params: () if params.get("n") == 0 else tuple(args),
         ),
         OpSpec("sum", np.sum, "jnp.sum({0}, axis={axis})", None, operands.sum_axes,
-               "reduction: None, int, negative int or tuple axis", primitives=("reduce_sum",)),
+               "reduction: None, int, negative int or tuple axis", primitives=("reduce_sum",),
+               polymorphic=True),
         OpSpec("transpose", np.transpose, "jnp.transpose({0}, axes={axes})", None,
-               operands.permutation, "pure data movement"),
+               operands.permutation, "pure data movement", polymorphic=True),
         OpSpec("reshape", np.reshape, "jnp.reshape({0}, {shape})", None,
                operands.reshape_target, "pure data movement"),
         OpSpec("broadcast_to", lambda x, *, shape: np.broadcast_to(x, shape).copy(),
                "jnp.broadcast_to({0}, {shape})", None, operands.broadcast_target,
                "fan-out: its transpose is a sum", primitives=("broadcast_in_dim",)),
         OpSpec("expand_dims", np.expand_dims, "jnp.expand_dims({0}, {axis})", None,
-               operands.new_axis, "rank change", primitives=("broadcast_in_dim",)),
+               operands.new_axis, "rank change", primitives=("broadcast_in_dim",),
+               polymorphic=True),
         _binary("matmul", np.matmul, operands.matmul_pair, "contraction with batch rules",
-                "{0} @ {1}", primitives=("dot_general",)),
+                "{0} @ {1}", primitives=("dot_general",), polymorphic=True),
         _binary("dot", np.dot, operands.dot_pair, "NumPy dot contraction rules",
-                primitives=("dot_general",)),
+                primitives=("dot_general",), polymorphic=True),
         _WhereSpec("where", _where, "", None, operands.where_operands,
                    "select: a kink where the predicate flips",
                    domain=lambda a, b, c, d, *, cmp: _apart(a, b),
@@ -634,12 +645,12 @@ OPS: dict[str, OpSpec] = {
                operands.reduction_axes, "its derivative is the chosen element's; ties a kink",
                domain=_one_chosen(-1, -2),
                kink=lambda x, *, axis, keepdims: np.argmax(_reduced_last(x, axis), axis=-1),
-               primitives=("reduce_max",), optional=True),
+               primitives=("reduce_max",), optional=True, polymorphic=True),
         OpSpec("min", np.min, "jnp.min({0}, axis={axis}, keepdims={keepdims})", None,
                operands.reduction_axes, "as max, at the other end",
                domain=_one_chosen(0, 1),
                kink=lambda x, *, axis, keepdims: np.argmin(_reduced_last(x, axis), axis=-1),
-               primitives=("reduce_min",), optional=True),
+               primitives=("reduce_min",), optional=True, polymorphic=True),
         OpSpec("prod", np.prod, "jnp.prod({0}, axis={axis}, keepdims={keepdims})", None,
                operands.reduction_axes, "a product: its derivative at a zero is the others'",
                domain=lambda x, *, axis, keepdims: np.size(x) > 0,
@@ -649,10 +660,10 @@ OPS: dict[str, OpSpec] = {
                "running sum: its transpose runs the other way", optional=True),
         OpSpec("flip", lambda x, *, axis: np.flip(x, axis), "jnp.flip({0}, axis={axis})", None,
                operands.one_axis, "reverses axes: its own transpose", primitives=("rev",),
-               optional=True),
+               optional=True, polymorphic=True),
         OpSpec("swapaxes", np.swapaxes, "jnp.swapaxes({0}, {axis1}, {axis2})", None,
                operands.axis_pair, "exchanges two axes, a transpose", primitives=("transpose",),
-               optional=True),
+               optional=True, polymorphic=True),
         OpSpec("clip", _clip, "jnp.clip({0}, {lo}, {hi})",
                None, operands.clip_bounds, "two kinks, at its bounds", domain=_clip_apart,
                kink=_clip_piece, primitives=("max", "min"), elementwise=True, optional=True),
@@ -705,7 +716,7 @@ OPS: dict[str, OpSpec] = {
         OpSpec("moveaxis", lambda x, *, axis1, axis2: np.moveaxis(x, axis1, axis2),
                "jnp.moveaxis({0}, {axis1}, {axis2})", None, operands.axis_pair,
                "one axis to another place, a transpose", primitives=("transpose",),
-               optional=True),
+               optional=True, polymorphic=True),
         OpSpec("squeeze", np.squeeze, "jnp.squeeze({0}, axis={axis})", None,
                operands.squeeze_axes, "drops size-1 axes: a reshape",
                primitives=("reshape",), optional=True),
@@ -771,7 +782,7 @@ OPS: dict[str, OpSpec] = {
                domain=_ptp_apart, kink=_ptp_kink,
                primitives=("reduce_max", "reduce_min", "sub"), optional=True),
         _binary("inner", np.inner, operands.inner_pair, "the last axes contracted",
-                primitives=("dot_general",), optional=True),
+                primitives=("dot_general",), optional=True, polymorphic=True),
         _binary("vdot", lambda x, y: np.sum(x * y), operands.twin_pair,
                 "both flattened, then contracted (NumPy's vdot conjugates a complex x)",
                 primitives=("reshape", "dot_general"), optional=True),
@@ -780,7 +791,7 @@ OPS: dict[str, OpSpec] = {
         OpSpec("tensordot", lambda x, y, *, axes: np.tensordot(x, y, axes),
                "jnp.tensordot({0}, {1}, {axes})", None, operands.tensordot_pair,
                "several axes contracted at once, or none", primitives=("dot_general", "mul"),
-               optional=True),
+               optional=True, polymorphic=True),
         OpSpec("sort", lambda x, *, axis: np.sort(x, axis=axis), "jnp.sort({0}, axis={axis})",
                None, operands.one_axis,
                "a permutation: the tangent permuted alike, ties a convention (drawn apart)",

@@ -19,28 +19,31 @@ symbolic staging must read it:
   one slot (the same variable, which a correct SUT lets meet), and a
   broadcast against a size-1 axis is one against a fixed 1, never against
   a variable that happens to be 1 where the program was drawn;
-* operations whose output size is a number the program writes (`reshape`,
-  `broadcast_to`) or a sum of sizes (`concatenate`, whose `2*n` could equal
-  a fixed size by chance) are left out: every axis of every value is a slot
-  or 1.  refimpl's own tests (tests/refimpl/test_refimpl_dynamic_shapes.py)
-  hold dimension arithmetic to `jax.export`.  So is `cumsum`, whose
-  `axis=None` flattens (a size `n*m`), and so are `mean` and `prod`, which
-  use the count they reduce as a value (`mean` divides by it) or a loop
-  bound (`prod`'s tree of halves): JAX can (`dimension_as_value`), refimpl's
-  symbolic staging cannot yet, and refimpl is the reference.  The shape and
-  indexing family after them is left out as a whole: each writes a size
-  (`pad`, `tile`, `repeat`, `stack`'s new axis), flattens (`ravel`, `outer`),
-  reads one (`squeeze`, `diff`, `roll`, the diagonal's length, `tril`'s
-  mask) or reduces through `mean` (`var`, `std`), and with it the
+* only the operations whose row says so are drawn (`OpSpec.polymorphic`:
+  the elementwise ones, the reductions `sum`, `max` and `min`, the
+  transposes, `expand_dims`, `flip` and the contractions), and every
+  construct (its blocks are drawn from the same rows): every axis of every
+  value is a slot or 1.  A new operation is left out until its row says
+  otherwise.  The rest are left out for reasons of a few kinds.  An output
+  size that is a number the program writes (`reshape`, `broadcast_to`) or
+  a sum of sizes (`concatenate`, whose `2*n` could equal a fixed size by
+  chance): refimpl's own tests (tests/refimpl/test_refimpl_dynamic_shapes.py)
+  hold dimension arithmetic to `jax.export`.  A flattening (`cumsum`'s
+  `axis=None`, a size `n*m`), or a count used as a value (`mean` divides
+  by it) or a loop bound (`prod`'s tree of halves): JAX can
+  (`dimension_as_value`), refimpl's symbolic staging cannot yet, and
+  refimpl is the reference.  The shape and indexing family: each writes
+  a size (`pad`, `tile`, `repeat`, `stack`'s new axis), flattens (`ravel`,
+  `outer`), reads one (`squeeze`, `diff`, `roll`, the diagonal's length,
+  `tril`'s mask) or reduces through `mean` (`var`, `std`), and with it the
   operations composed of slices and flattening (`cumprod`, `vdot`, `kron`,
-  `rot90`'s flips, `average`, `trapezoid`, `ptp`); `moveaxis` stays.
-  `einsum` is left out too: its letters pair axes by their sizes where the
-  program was drawn, which no property has yet shown to hold at the others;
-  and `sort`, `take`, `median` and `quantile`, whose `axis=None` flattens
-  (and `take`'s indices and a quantile's position are numbers the program
-  writes); `convolve` and `correlate`, which loop over a vector's length;
-  and `solve`, `inv` and `det`, whose identity matrices and broadcasts
-  need the sizes.
+  `rot90`'s flips, `average`, `trapezoid`, `ptp`).  `einsum`, whose letters
+  pair axes by their sizes where the program was drawn, which no property
+  has yet shown to hold at the others; `sort`, `take`, `median` and
+  `quantile`, whose `axis=None` flattens (and `take`'s indices and a
+  quantile's position are numbers the program writes); `convolve` and
+  `correlate`, which loop over a vector's length; and `solve`, `inv` and
+  `det`, whose identity matrices and broadcasts need the sizes.
 
 JAX assumes every dimension variable is at least 1 (docs/sut-api.md), so
 sizes are drawn from 1 up.  The generator self-test reports, per construct,
@@ -65,15 +68,6 @@ from strategies.operands import choose
 from strategies.program import Program
 from strategies.vocabulary import Vocabulary
 
-# What a shape-polymorphic program leaves out (see the module docstring).
-NOT_POLYMORPHIC = frozenset({"reshape", "broadcast_to", "concatenate", "cumsum", "mean", "prod",
-                             "squeeze", "ravel", "stack", "outer", "pad", "roll",
-                             "tile", "repeat", "diff", "tril", "triu", "diagonal", "trace",
-                             "var", "std", "cumprod", "ptp", "vdot", "kron", "rot90",
-                             "average", "trapezoid", "einsum", "sort", "take", "median",
-                             "quantile", "convolve", "correlate", "solve", "inv", "det", "cholesky",
-                             "argmax",
-                             "dynamic_slice", "dynamic_update_slice"})
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch
 
@@ -110,7 +104,7 @@ class SymbolicCase(NamedTuple):
 
     def out_axes(self) -> list[tuple[str | int, ...]]:
         """Each output axis as a variable's name or a fixed size, from the sizes it
-        takes across assignments (every axis is a slot or 1: NOT_POLYMORPHIC)."""
+        takes across assignments (every axis is a slot or 1: `OpSpec.polymorphic`)."""
         by_sizes = {tuple(s[v] for s in self.sizes): v for v in self.variables}
         shapes = [[np.shape(y) for y in self.outputs_at(a)] for a in range(len(self.sizes))]
         return [tuple(by_sizes.get(tuple(s[i][k] for s in shapes), shapes[0][i][k])
@@ -118,8 +112,9 @@ class SymbolicCase(NamedTuple):
 
 
 def polymorphic_ops(vocabulary: Vocabulary, reverse=False) -> tuple[str, ...]:
+    """The vocabulary's operations and constructs whose rows say they are polymorphic."""
     ops = vocabulary.reverse_ops if reverse else vocabulary.ops
-    return tuple(name for name in ops if name not in NOT_POLYMORPHIC)
+    return tuple(name for name in ops if LANGUAGE[name].polymorphic)
 
 
 @st.composite
@@ -141,7 +136,7 @@ def slots(draw) -> tuple[Slot, ...]:
 @st.composite
 def symbolic_cases(draw, vocabulary: Vocabulary, *, reverse=False, grad_only=False,
                    max_eqns=8):
-    """A `SymbolicCase` over the SUT's vocabulary, without NOT_POLYMORPHIC ops
+    """A `SymbolicCase` over the SUT's vocabulary, its polymorphic ops only
     (`grad_only`: for reverse mode alone, as `program.programs` has it)."""
     drawn = draw(slots(), label="dimension slots")
     variables = tuple(s.name for s in drawn if s.name)

@@ -1,7 +1,7 @@
 """strategies/coverage.py: the cells an example reaches, and the table of cells allowed.
 
 The coverage report is only as honest as its table: a cell the generator
-can reach but `ALLOWED` lacks would be invisible, and a mode read wrongly
+can reach but its builder's `ranks` lack would be invisible, and a mode read wrongly
 from a wrapper would credit reverse mode with forward-mode examples.
 """
 
@@ -51,7 +51,7 @@ def test_every_cell_a_drawn_program_reaches_is_in_the_table(case):
 
 @pytest.mark.parametrize("op", list(OPS))
 def test_every_operation_has_cells(op):
-    """An operation whose builder the coverage table does not know would have no
+    """An operation whose builder lists no rank combinations would have no
     cells, and tests/test_cells.py would pass it by checking nothing."""
     assert cell_cases.cells([op])
 
@@ -224,7 +224,7 @@ def test_every_operations_numpy_meaning_takes_the_complex_step(op, data):
     so each row's NumPy meaning must be analytic on complex operands: NumPy's own
     `var` conjugates (|x - mean|^2) and `floor` refuses them.  Checked against a
     central difference of the real meaning in a random direction (error ~ h^2)."""
-    ranks = data.draw(st.sampled_from(coverage.rank_combinations(OPS[op])), label="ranks")
+    ranks = data.draw(st.sampled_from(OPS[op].build.ranks), label="ranks")
     case = data.draw(cell_cases.cell_cases(op, ranks))
     (eqn,) = case.program.eqns
     position = {var.name: value for var, value in zip(case.program.inputs, case.args)}

@@ -6,6 +6,7 @@ Run with `-s` to see the share of programs that use each operation and
 construct symbolically (docs/refimpl-dynamic-shapes.md quotes it).
 """
 
+import dataclasses
 from collections import Counter
 
 import numpy as np
@@ -15,7 +16,9 @@ from hypothesis import strategies as st
 
 from strategies.constructs import CONSTRUCTS
 from strategies.evaluation import evaluate
-from strategies.symbolic import NOT_POLYMORPHIC, symbolic_cases, symbolic_uses
+from strategies.language import LANGUAGE
+from strategies.opspec import OPS
+from strategies.symbolic import symbolic_cases, symbolic_uses
 from strategies.vocabulary import vocabulary_for
 
 # One worker for the file: the second test reads what the first drew (`loadgroup`
@@ -52,4 +55,12 @@ def test_every_construct_is_drawn_symbolically():
     for name, count in USES.most_common():
         print(f"  {name:14s} {count / total:6.1%}")
     assert set(CONSTRUCTS) - set(USES) == set()
-    assert not NOT_POLYMORPHIC & set(USES)
+    assert all(LANGUAGE[name].polymorphic for name in USES)
+
+
+def test_an_operation_is_polymorphic_only_where_its_row_says_so():
+    """An elementwise row is polymorphic by default; any other, added without saying so,
+    is left out of shape-polymorphic programs (`OpSpec.polymorphic`)."""
+    assert dataclasses.replace(OPS["sin"], polymorphic=None).polymorphic
+    assert not dataclasses.replace(OPS["sum"], polymorphic=None).polymorphic
+    assert OPS["sum"].polymorphic and not OPS["reshape"].polymorphic
