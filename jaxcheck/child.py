@@ -35,7 +35,9 @@ has failed is never stopped: its shrinking runs to the end. A hunt
 (`--jaxcheck-fresh`) lifts the profile's example budget, and its profile
 adds the example database (`--jaxcheck-db`, jaxcheck/database.py) to the
 profile chosen, so a failure found anywhere is replayed first; a database
-that fails is jaxcheck's trouble, reported, never the SUT's.
+that fails is jaxcheck's trouble, reported, never the SUT's.  With known
+findings (`--jaxcheck-known`, jaxcheck/known.py), a failing example that
+shows one of the SUT's ends shrinking at once: it is no news.
 """
 
 from __future__ import annotations
@@ -51,10 +53,13 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from hypothesis.errors import UnsatisfiedAssumption
+from hypothesis.internal.conjecture import engine
 
 from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Sender
 from jaxcheck.database import Guarded, open_database
 from jaxcheck.examples import wrapped
+from jaxcheck.known import Baseline, known_failure
+from jaxcheck.known import read as read_known
 from jaxcheck.lifetime import end_with_parent
 from oracles import reproducer
 from oracles.inflight import InFlight
@@ -102,6 +107,9 @@ def pytest_addoption(parser):
                     help="draw fresh examples until the deadline (a hunt): the profile's "
                          "example budget is lifted")
     group.addoption("--jaxcheck-db", metavar="PATH|URL", help="the hunt's example database")
+    group.addoption("--jaxcheck-known", metavar="PATH",
+                    help="known findings (jaxcheck/known.py): a failure that shows one of the "
+                         "SUT's is not shrunk")
 
 
 @dataclass
@@ -144,11 +152,13 @@ class Child:
     """The plugin's state in one child: the worker directory, the pipe to the parent,
     where reproducers go, the hunt's deadline, and the property running."""
 
-    def __init__(self, directory: Path, channel: Sender, out: Path, deadline: float | None):
+    def __init__(self, directory: Path, channel: Sender, out: Path, deadline: float | None,
+                 known: Baseline | None = None):
         self.directory = directory
         self.channel = channel
         self.out = out
         self.deadline = deadline
+        self.known = known
         self.tally: Tally | None = None
         self.trouble_told: set[str] = set()
 
@@ -204,6 +214,12 @@ class Child:
             return
         tally.provisional_at = now
         error, texts = next(reproducer.failures(exc))
+        if self.known and known_failure("\n".join([error, *texts]), self.known.sut,
+                                        list(self.known.findings)):
+            # Hypothesis reports the smallest failure so far once its count of
+            # successful shrinks reaches this, which it checks after every failing
+            # example; the properties' plugin restores it after the property.
+            engine.MAX_SHRINKS = 0
         saved, unsaved = self.save(texts, tally.nodeid.rsplit("::", 1)[-1])
         if unsaved:  # a full disk: the reproducers already saved stay, and stay named
             saved = list(dict.fromkeys(saved + tally.provisional))
@@ -317,7 +333,9 @@ def pytest_configure(config):
     directory.mkdir(parents=True, exist_ok=True)
     channel = Sender(config.getoption("--jaxcheck-channel"))
     out = config.invocation_params.dir / config.getoption("--reproducers")
-    child = Child(directory, channel, out, config.getoption("--jaxcheck-deadline"))
+    known = config.getoption("--jaxcheck-known")
+    child = Child(directory, channel, out, config.getoption("--jaxcheck-deadline"),
+                  read_known(Path(known), config.jaxcheck_sut.name) if known else None)
     config.jaxcheck_sut = replace(config.jaxcheck_sut, in_flight=InFlight(
         directory / "inflight.py", call_script, on_trouble=child.trouble))
     if config.getoption("--jaxcheck-fresh"):

@@ -25,7 +25,20 @@ import sys
 import time
 from pathlib import Path
 
-from jaxcheck import arguments, findings, interrupt, probe, profiles, record, replay, report, table
+from jaxcheck import (
+    arguments,
+    findings,
+    interrupt,
+    junit,
+    known,
+    probe,
+    profiles,
+    record,
+    replay,
+    report,
+    table,
+    version,
+)
 from jaxcheck.database import DEFAULT_DB, DatabaseError, check_usable
 from jaxcheck.places import PlaceError, new_run_dir, writable_directory
 from jaxcheck.runner import Run, RunError, RunOptions, Verdict, collect, end_all, run, shard
@@ -81,9 +94,21 @@ def _sut_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None
                              "(not empty)")
 
 
+def _known_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--known", type=Path, metavar="FINDINGS",
+                        help="known findings, a file or folder in the form of docs/findings/ "
+                             "(`Signature (SUT): `regex`` under `### ID. title`): a failure "
+                             "that shows one of the SUT's is reported as known and not shrunk "
+                             "again; the run exits 1 only for a new one")
+    parser.add_argument("--shrink-known", action="store_true",
+                        help="shrink known failures too (a smaller reproducer, at the cost "
+                             "of the shrinking --known saves)")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="jaxcheck", description="Property-based verification of JAX-style transformations.")
+    top.add_argument("--version", action="version", version=version.line())
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = commands.add_parser("check", help="run every property once and print a table",
@@ -118,6 +143,10 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--max-shrinks", type=arguments.whole_number, metavar="N",
                        help="report a failure after N successful shrinks (default: shrink "
                             "until nothing smaller fails): a quicker, larger reproducer")
+    _known_options(check)
+    check.add_argument("--junit-xml", type=Path, metavar="PATH",
+                       help="also write the verdicts as JUnit XML, a testcase per property, "
+                            "for a CI's test report (known failures as skipped)")
 
     hunt = commands.add_parser("hunt", help="search for failures for a fixed time",
                                description="Share M minutes among the properties, drawing "
@@ -134,6 +163,7 @@ def parser() -> argparse.ArgumentParser:
                       metavar="PATH|URL",
                       help="example database: a directory, or redis://HOST:PORT[/DB] to share "
                            f"failures between machines (default {DEFAULT_DB})")
+    _known_options(hunt)
 
     again = commands.add_parser(
         "replay", help="run saved reproducers, say which still fail",
@@ -162,9 +192,9 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument("--out", type=Path, default=Path("jaxcheck-report"), metavar="DIR",
                         help="where conformance.md and conformance.html go; reproducers go "
                              "under DIR/conformance/")
-    matrix.add_argument("--findings", type=Path, metavar="FILE",
-                        help="a findings document whose `Signature (SUT): `regex`` lines "
-                             "link failures to known findings (docs/findings.md says how)")
+    matrix.add_argument("--findings", "--known", type=Path, metavar="FILE",
+                        help="findings, a file or a folder (docs/findings/ says how), whose "
+                             "`Signature (SUT): `regex`` lines link failures to known findings")
     return top
 
 
@@ -203,12 +233,14 @@ def _options(args, sut: str, out: Path, described: list[str] | None = None,
 
 
 def _header(command: str, options: RunOptions, described: list[str], count: int,
-            run_dir: Path) -> None:
+            run_dir: Path, baseline: known.Baseline | None = None) -> None:
     seed = "" if options.seed is None else f", seed {options.seed}"
     print(f"jaxcheck {command}: {count} properties, profile {options.profile}{seed}, "
           f"{options.jobs} job(s)\n  SUT: {described[0]}\n  reference: {described[1]}\n"
           f"  reproducers: {table.relative(str(options.out))}/  logs: "
           f"{table.relative(str(run_dir))}/", flush=True)
+    if baseline is not None:
+        print(baseline.header(), flush=True)
 
 
 def _recorder(run_dir: Path, options: RunOptions, described: list[str],
@@ -235,19 +267,49 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str],
     return keep
 
 
-def _ending(found: Run, keep, described: list[str]) -> int:
+def _ending(found: Run, keep, baseline: known.Baseline | None = None,
+            junit_xml: Path | None = None, complete: bool = True) -> int:
     saved = keep(found.verdicts)
-    print("\n" + table.closing_table(found.verdicts) + table.groups(found.verdicts)
+    new = [v for v in found.verdicts if not v.known]
+    print("\n" + table.closing_table(found.verdicts) + table.groups(new)
           + table.trouble(found.verdicts) + table.unsaved(found.verdicts), flush=True)
+    if baseline is not None:
+        print(known.closing(baseline, found.verdicts, complete and not found.interrupted),
+              flush=True)
     if saved:
         print(f"(as JSON: {table.relative(str(saved))})", flush=True)
+    if junit_xml is not None:
+        print(f"(as JUnit XML: {table.relative(str(junit.write(junit_xml, found.verdicts)))})",
+              flush=True)
     return _status(found)
 
 
 def _status(found: Run) -> int:
+    """Exit 128 + the signal of a stopped run, 1 if a property failed, crashed or hung
+    and is not known, else 0."""
     if found.interrupted:
         return 128 + found.signum
-    return EXIT_FAILED if any(v.outcome in FAILING for v in found.verdicts) else EXIT_OK
+    new = [v for v in found.verdicts if v.outcome in FAILING and not v.known]
+    return EXIT_FAILED if new else EXIT_OK
+
+
+def _baseline(args) -> known.Baseline | None:
+    """The SUT's known findings (`--known`), or None; an unreadable file is a usage error."""
+    if args.known is None:
+        return None
+    try:
+        return known.read(args.known.resolve(), args.sut)
+    except findings.FindingsError as exc:
+        raise UsageError(f"--known: {exc}") from None
+
+
+def _judging(baseline: known.Baseline | None, on_verdict, keep):
+    """`on_verdict` and `keep` with each verdict judged against the baseline first, so the
+    live lines, the record and the table all say which failures are known."""
+    if baseline is None:
+        return on_verdict, keep
+    return (lambda verdict: on_verdict(baseline.judged(verdict)),
+            lambda verdicts: keep([baseline.judged(v) for v in verdicts]))
 
 
 def check(args) -> int:
@@ -261,8 +323,10 @@ def check(args) -> int:
                          "examples every run, whatever the seed); give --seed with one of "
                          f"the profiles {', '.join(SEEDED)}")
     costs = _costs(args.balance) if args.balance else None
+    baseline = _baseline(args)
     options, described = _options(args, args.sut, args.out, seed=args.seed,
-                                  **{"max_shrinks": args.max_shrinks, **quick})
+                                  **{"max_shrinks": args.max_shrinks, **quick},
+                                  **_known_run(baseline, args))
     nodeids = collect(options, args.only)
     sharded = {}
     if args.shard:
@@ -273,13 +337,22 @@ def check(args) -> int:
         print(f"jaxcheck check: shard {args.shard[0]}/{args.shard[1]}: {len(nodeids)} of "
               f"{everything} properties", flush=True)
     run_dir = new_run_dir(options.out, "check", args.sut)
-    _header("check", options, described, len(nodeids), run_dir)
-    keep = _recorder(run_dir, options, described, **sharded)
+    _header("check", options, described, len(nodeids), run_dir, baseline)
     status = _Status(time.time())
-    found = run(nodeids, options, run_dir, costs, on_verdict=status.verdict,
+    on_verdict, keep = _judging(baseline, status.verdict,
+                                _recorder(run_dir, options, described, **sharded))
+    found = run(nodeids, options, run_dir, costs, on_verdict=on_verdict,
                 on_tick=status.tick, on_change=keep)
     status.clear()
-    return _ending(found, keep, described)
+    return _ending(found, keep, baseline, args.junit_xml,
+                   complete=not (args.only or args.shard or args.quick))
+
+
+def _known_run(baseline: known.Baseline | None, args) -> dict:
+    """The run options `--known` sets: where the children read the findings."""
+    if baseline is None:
+        return {}
+    return {"known": baseline.source, "shrink_known": args.shrink_known}
 
 
 def _costs(paths: list[Path]) -> dict[str, float]:
@@ -295,19 +368,22 @@ def _costs(paths: list[Path]) -> dict[str, float]:
 
 def hunt(args) -> int:
     check_usable(args.db)  # a bad --db is a usage error before any child starts
+    baseline = _baseline(args)
     start = time.time()
     options, described = _options(args, args.sut, args.out,
-                                  deadline=start + 60 * args.minutes, fresh=True, db=args.db)
+                                  deadline=start + 60 * args.minutes, fresh=True, db=args.db,
+                                  **_known_run(baseline, args))
     nodeids = collect(options, args.only)
     run_dir = new_run_dir(options.out, "hunt", args.sut)
     _header(f"hunt ({args.minutes:g} min, database {args.db})", options, described,
-            len(nodeids), run_dir)
+            len(nodeids), run_dir, baseline)
     status = _Status(start, 60 * args.minutes, every=False)
-    keep = _recorder(run_dir, options, described)
-    found = run(nodeids, options, run_dir, on_verdict=status.verdict, on_tick=status.tick,
+    on_verdict, keep = _judging(baseline, status.verdict,
+                                _recorder(run_dir, options, described))
+    found = run(nodeids, options, run_dir, on_verdict=on_verdict, on_tick=status.tick,
                 on_change=keep)
     status.clear()
-    return _ending(found, keep, described)
+    return _ending(found, keep, baseline, complete=not args.only)
 
 
 class _Status:

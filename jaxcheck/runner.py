@@ -97,6 +97,10 @@ class RunOptions:
     fresh: bool = False  # draw fresh examples until the deadline (a hunt)
     db: str | None = None
     max_shrinks: int | None = None  # successful shrinks before a failure is reported
+    # Known findings (`--known`, jaxcheck/known.py): a failure that shows one of the
+    # SUT's is not shrunk again, unless `shrink_known`.
+    known: Path | None = None
+    shrink_known: bool = False
     seed: int | None = None  # Hypothesis's seed for every property (a profile not derandomized)
 
 
@@ -129,6 +133,9 @@ class Verdict:
     # Reproducers that could not be written to disk, as text, so the run can
     # still show them.
     unsaved: list[str] = field(default_factory=list)
+    # The ids of the known findings its failures show, where every one shows one
+    # (`--known`, jaxcheck/known.py): a failure that is no news.
+    known: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -346,6 +353,8 @@ class Worker:
             args.append(f"--jaxcheck-db={self.options.db}")
         if self.options.max_shrinks is not None:
             args.append(f"--max-shrinks={self.options.max_shrinks}")
+        if self.options.known is not None and not self.options.shrink_known:
+            args.append(f"--jaxcheck-known={self.options.known}")
         ids = [str(ROOT / nodeid) for nodeid in self.remaining]
         output_end, printing_end = os.pipe()
         try:

@@ -10,9 +10,15 @@ from pathlib import Path
 
 from jaxcheck.runner import Verdict
 
-# A verdict's mark in the live lines and the table, padded to one width.
+# A verdict's mark in the live lines and the table, padded to one width; a failure,
+# crash or hang that shows only known findings (`--known`) is marked KNOWN instead.
 MARKS = {"passed": "ok", "failed": "FAIL", "skipped": "skip", "crashed": "CRASH",
          "hung": "HANG", "interrupted": "stop", "error": "ERROR"}
+KNOWN = "known"
+
+
+def mark(verdict: Verdict) -> str:
+    return KNOWN if verdict.known else MARKS[verdict.outcome]
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ def live_line(verdict: Verdict) -> str:
     """One line as a property finishes."""
     count = examples(verdict)
     count = count if count in ("once", "-") else f"{count} example{'s' * (count != '1')}"
-    line = f"  {MARKS[verdict.outcome]:<5} {verdict.name}  ({count}, {verdict.seconds:.1f} s)"
+    line = f"  {mark(verdict):<5} {verdict.name}  ({count}, {verdict.seconds:.1f} s)"
     if verdict.outcome != "passed" and verdict.reason:
         line += f": {verdict.reason}"
     if verdict.outcome in ("crashed", "hung", "failed") and verdict.message:
@@ -79,9 +85,9 @@ def closing_table(verdicts: list[Verdict]) -> str:
     header = "  ".join(name.ljust(w) for name, w in _COLUMNS) + "  property"
     lines = [header, "  ".join("-" * w for _, w in _COLUMNS) + "  " + "-" * room]
     for v in verdicts:
-        mark = MARKS[v.outcome] + "*" * bool(v.trouble)
+        marked = mark(v) + "*" * bool(v.trouble)
         name = cut(v.name, room, middle=True)
-        lines.append(f"{mark:<7}  {examples(v):>8}  {v.seconds:>7.1f}  {name}")
+        lines.append(f"{marked:<7}  {examples(v):>8}  {v.seconds:>7.1f}  {name}")
         details = [v.reason] if v.reason and v.outcome != "passed" else []
         if v.outcome in ("crashed", "hung", "failed") and v.message:
             details.append(v.message)
@@ -92,10 +98,13 @@ def closing_table(verdicts: list[Verdict]) -> str:
 
 
 def summary(verdicts: list[Verdict]) -> str:
-    """'N passed, N failed' (the form CI logs are read for), then the rest."""
-    counts = Counter(v.outcome for v in verdicts)
+    """'N passed, N failed' (the form CI logs are read for), then the rest; known
+    failures, crashes and hangs are counted as known, not under their outcome, so
+    the counts say what the exit status says."""
+    counts = Counter(KNOWN if v.known else v.outcome for v in verdicts)
     words = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
-    words += [f"{counts[o]} {o}" for o in ("skipped", "crashed", "hung", "interrupted", "error")
+    words += [f"{counts[o]} {o}" for o in (KNOWN, "skipped", "crashed", "hung", "interrupted",
+                                           "error")
               if counts[o]]
     return ", ".join(words)
 
