@@ -55,6 +55,7 @@ from oracles.errors import SutFailure
 from oracles.experiment import Experiment
 from strategies import wrappers
 from strategies.render import PRELUDE, load, render_function, render_module
+from strategies.transformations import GRAD, JVP, VJP
 from strategies.wrappers import named
 
 REDUCTIONS = frozenset({"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and",
@@ -228,8 +229,9 @@ FAMILIES = {
 
 
 def family_source(family: Family, n: int) -> str:
+    grad = GRAD.call("loss", "argnums=(0, 1)")
     return PRELUDE + "\n" + family.source(n) + (
-        "\n\ndef grad_loss(x, a):\n    return sut.grad(loss, argnums=(0, 1))(x, a)\n")
+        f"\n\ndef grad_loss(x, a):\n    return {grad}(x, a)\n")
 
 
 def family_work(sut, family: Family, n: int) -> tuple[int, int]:
@@ -434,11 +436,11 @@ def transformations_source(program) -> str:
                                                  ("u", program.outputs)))
     x, t, u = ", ".join(xs), ", ".join(ts), ", ".join(us)
     cotangent = us[0] if len(us) == 1 else f"({u},)"
-    return (f"def jvp_f({x}, {t}):\n    return sut.jvp(f, ({x},), ({t},))\n\n\n"
-            f"def vjp_f({x}, {u}):\n    out, pullback = sut.vjp(f, {x})\n"
+    grad = GRAD.call("loss", f"argnums={tuple(range(len(xs)))!r}")
+    return (f"def jvp_f({x}, {t}):\n    return {JVP.call('f', f'({x},)', f'({t},)')}\n\n\n"
+            f"def vjp_f({x}, {u}):\n    out, pullback = {VJP.call('f', x)}\n"
             f"    return out, pullback({cotangent})\n\n\n"
-            f"def grad_loss({x}):\n"
-            f"    return sut.grad(loss, argnums={tuple(range(len(xs)))!r})({x})\n")
+            f"def grad_loss({x}):\n    return {grad}({x})\n")
 
 
 def program_source(case) -> str:

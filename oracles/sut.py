@@ -21,7 +21,7 @@ from oracles.names import canonical, module_path
 from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
 from strategies.conventions import FEATURES as CONVENTION_FEATURES
 from strategies.opspec import CONTRACT_LAX, CONTRACT_NUMPY, OPTIONAL_LAX, OPTIONAL_NUMPY
-from strategies.transformations import DERIVED, TRANSFORMATIONS
+from strategies.transformations import DERIVED, REVERSE, TRANSFORMATIONS
 
 # The default SUT: the reference implementation, which passes the whole suite.
 DEFAULT_SUT = "refimpl"
@@ -212,7 +212,7 @@ def features_in(source: str) -> list[str]:
     lists in `__sut_unsupported__`."""
     names = {dotted.rsplit(".", 1)[-1] for dotted in contract_names()}
     used = {name for name in _USES.findall(source) if name in names}
-    if "while_loop" in used and used & {"grad", "vjp"}:
+    if "while_loop" in used and used & REVERSE:
         used.add("while_loop_reverse")
     return sorted(used)
 

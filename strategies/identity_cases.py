@@ -23,6 +23,7 @@ from strategies.cases import (
 from strategies.inputs import GRID, directions
 from strategies.operands import choose
 from strategies.shapes import batch_axes
+from strategies.transformations import REVERSE
 from strategies.vocabulary import Vocabulary
 from strategies.wrappers import argnums_tuple, named
 
@@ -147,7 +148,7 @@ def commute_cases(draw, vocabulary: Vocabulary, transform: str) -> CommuteCase:
         case, in_axes, out_axes, batched = draw(vmap_cases(vocabulary))
         return CommuteCase(case, named("x", batched), {},
                            {"in_axes": in_axes, "out_axes": out_axes})
-    case = draw(program_cases(vocabulary, reverse=transform in ("grad", "vjp")))
+    case = draw(program_cases(vocabulary, reverse=transform in REVERSE))
     inputs = named("x", case.args)
     if transform == "jvp":
         return CommuteCase(case, inputs | named("t", draw(directions(input_shapes_of(case)))),

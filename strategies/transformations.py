@@ -82,3 +82,6 @@ TRANSFORMATIONS: dict[str, Transformation] = {
 
 # The ones an SUT may lack (`oracles.sut.OPTIONAL_NAMES`).
 DERIVED = tuple(name for name, row in TRANSFORMATIONS.items() if row.derived)
+# The ones in reverse mode: a program under one must be one the SUT can differentiate
+# so (`Vocabulary.reverse_ops`, the feature `while_loop_reverse`).
+REVERSE = frozenset(name for name, row in TRANSFORMATIONS.items() if row.reverse)

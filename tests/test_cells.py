@@ -49,6 +49,7 @@ from strategies.cell_cases import builds, cell_cases
 from strategies.inputs import directions
 from strategies.language import FEATURES, LANGUAGE
 from strategies.opspec import OPS
+from strategies.transformations import REVERSE
 
 # Each example runs up to 25 cells in 6 modes where another property runs one program
 # in one mode, so it gets a twentieth of the profile's examples: 3 in `ci` (every cell
@@ -106,11 +107,11 @@ CONSTRUCT_EXAMPLES = max(10, settings().max_examples // 6)
 CONSTRUCTS = [name for name, spec in LANGUAGE.items() if spec.construct]
 
 
-# Each mode: the SUT features it needs, whether it differentiates in reverse mode, and
-# its check of one case.
-MODES = {"value": ((), False, _value), "jvp": (("jvp",), False, _jvp),
-         "vjp": (("vjp",), True, _vjp), "vmap": (("vmap",), False, _vmap),
-         "jit": (("jit",), False, _jit), "hessian": (("jvp", "grad"), True, _hessian)}
+# Each mode: the SUT features it needs (the transformations it applies: in reverse
+# mode where one of them is, `REVERSE`), and its check of one case.
+MODES = {"value": ((), _value), "jvp": (("jvp",), _jvp), "vjp": (("vjp",), _vjp),
+         "vmap": (("vmap",), _vmap), "jit": (("jit",), _jit),
+         "hessian": (("jvp", "grad"), _hessian)}
 # The mode that differentiates in forward mode alone, which a construct that is
 # `reverse_only` (a custom_vjp function) refuses by design; the Hessian's forward
 # mode runs over reverse mode, which it allows.
@@ -124,9 +125,9 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
     """Each operation alone, at every operand-rank combination, in every mode up to second order."""
     if op not in vocabulary.operations:
         pytest.skip(sut.lacking(sorted(FEATURES[op] & sut.unsupported)))
-    checks = [check for features, reverse, check in MODES.values()
+    checks = [check for features, check in MODES.values()
               if all(map(sut.supports, features))
-              and (not reverse or op in vocabulary.reverse_ops)]
+              and (REVERSE.isdisjoint(features) or op in vocabulary.reverse_ops)]
     for ranks, regime in builds(op):
         size = data.draw(st.integers(2, 3), label="batch size")
         case = data.draw(cell_cases(op, ranks, variants=size, regime=regime),
@@ -144,8 +145,8 @@ def test_each_construct_under_every_mode(sut, reference, vocabulary, construct, 
         pytest.skip(sut.lacking(sorted(FEATURES[construct] & sut.unsupported)))
     reverse = construct in vocabulary.reverse_ops
     grad_only = LANGUAGE[construct].reverse_only
-    checks = [check for mode, (features, needs_reverse, check) in MODES.items()
-              if all(map(sut.supports, features)) and (reverse or not needs_reverse)
+    checks = [check for mode, (features, check) in MODES.items()
+              if all(map(sut.supports, features)) and (reverse or REVERSE.isdisjoint(features))
               and not (grad_only and mode == FORWARD_ALONE)]
     size = data.draw(st.integers(2, 3), label="batch size")
     case = data.draw(program_cases(vocabulary, reverse=reverse, first=construct, max_eqns=1,

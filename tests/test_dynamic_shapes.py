@@ -28,6 +28,7 @@ from strategies.inputs import directions
 from strategies.render import render_function, render_module
 from strategies.symbolic import SymbolicCase, symbolic_cases
 from strategies.symbolic_wrappers import arguments, refused, staged
+from strategies.transformations import REVERSE
 
 pytestmark = pytest.mark.needs("shape_polymorphism", "jit")
 
@@ -88,7 +89,7 @@ def test_transformations_of_the_symbolic_staging_equal_the_concrete_ones(
     """jvp, grad and vmap staged with dimension variables equal their stagings at each size."""
     if not sut.supports(transform):
         pytest.skip(f"{sut.name} declares {transform} unsupported (__sut_unsupported__)")
-    reverse = transform == "grad"
+    reverse = transform in REVERSE
     case = data.draw(symbolic_cases(vocabulary, reverse=reverse, grad_only=reverse),
                      label="case")
     if transform == "jvp":

@@ -45,7 +45,7 @@ LISTS = {
         f"export stages `jit(f)` itself, and vjp returns a function, which it cannot stage; "
         f"{LATER}"),
     "tests/test_cells.py MODES, by the features each needs": (
-        tuple({name for features, _, _ in test_cells.MODES.values() for name in features}),
+        tuple({name for features, _ in test_cells.MODES.values() for name in features}),
         (), DERIVED, LATER),
 }
 
