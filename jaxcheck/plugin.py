@@ -40,7 +40,14 @@ from jaxcheck import arguments, profiles
 from jaxcheck.examples import MemoryBound, amplifying, shrinking_until, wrapped
 from jaxcheck.runner import XLA_CACHE
 from oracles import reproducer
-from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name, resolve
+from oracles.sut import (
+    DEFAULT_SUT,
+    DEFAULT_TIMEOUT,
+    SutError,
+    misnamed_needs,
+    reference_name,
+    resolve,
+)
 from strategies import coverage
 from strategies.vocabulary import Vocabulary, vocabulary_for
 
@@ -173,6 +180,16 @@ def pytest_runtest_call(item):
             return (yield)
     finally:
         engine.MAX_SHRINKS = bound
+
+
+def pytest_collection_modifyitems(config, items):
+    """A `needs` marker naming a feature no SUT can declare would never skip its test:
+    a usage error at collection, naming it and the known features."""
+    problems = (misnamed_needs(item.nodeid.partition("[")[0], marker.args)
+                for item in items for marker in item.iter_markers("needs"))
+    problems = list(dict.fromkeys(filter(None, problems)))
+    if problems:
+        raise pytest.UsageError("\n".join(problems))
 
 
 def pytest_runtest_setup(item):

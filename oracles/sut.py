@@ -288,12 +288,28 @@ def _unsupported(name: str, api, option: str = "--sut") -> frozenset[str]:
     if not isinstance(declared, COLLECTIONS) or not all(isinstance(f, str) for f in declared):
         raise SutError(f"{option} {name}: __sut_unsupported__ must be a list, tuple or set of "
                        f"feature names, got {declared!r}")
-    known = {dotted.rsplit(".", 1)[-1] for dotted in contract_names()} | set(EXTRA_FEATURES)
-    unknown = sorted(set(declared) - known)
+    unknown = sorted(set(declared) - known_features())
     if unknown:
         raise SutError(f"{option} {name}: __sut_unsupported__ names unknown features "
-                       f"{unknown}; known features: {sorted(known)}")
+                       f"{unknown}; known features: {sorted(known_features())}")
     return frozenset(declared)
+
+
+def known_features() -> frozenset[str]:
+    """The features an SUT may declare unsupported and a test may need: the contract's
+    names (each function's last part) and `EXTRA_FEATURES`."""
+    return frozenset(dotted.rsplit(".", 1)[-1] for dotted in contract_names()) | set(
+        EXTRA_FEATURES)
+
+
+def misnamed_needs(test: str, features) -> str | None:
+    """What is wrong with `test`'s `@pytest.mark.needs(*features)`, or None: a feature
+    no SUT can declare would never skip it, so a misspelt one is an error at collection."""
+    unknown = sorted(set(features) - known_features())
+    if not unknown:
+        return None
+    return (f"{test}: needs{tuple(features)!r} names unknown features {unknown}; "
+            f"known features: {sorted(known_features())}")
 
 
 def _accuracy(name: str, api, option: str = "--sut") -> tuple[tuple[str, Accuracy], ...]:
