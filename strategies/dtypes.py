@@ -7,6 +7,8 @@ arrays beside it.  Through a transformation a tangent has its primal's
 dtype, a cotangent and a gradient theirs too, as JAX requires.  A program's
 NumPy meaning is float64 whatever its inputs (`evaluation.py`), so the
 dtypes it must have are inferred here from the program, not evaluated.
+Mixed dtypes are drawn here too: float32 for one input and float64 for
+another, over programs of the `numpy` namespace alone (`mixed_dtypes`).
 """
 
 from __future__ import annotations
@@ -14,11 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+from strategies import stacks
+from strategies.cases import program_cases
 from strategies.ir import Var
 from strategies.language import LANGUAGE
+from strategies.opspec import OPS
 from strategies.stacks import LAYERS, Signature, StackCase
+from strategies.vocabulary import Vocabulary
 
 FLOAT32 = np.dtype(np.float32)
 FLOAT64 = np.dtype(np.float64)
@@ -79,3 +86,30 @@ def stack_in_dtypes(stack: StackCase, dtypes: Sequence[np.dtype]) -> tuple[Stack
         constants[name] = np.asarray(value, _dtype(sigs[level - 1].outputs[j]))
     return (stack._replace(inputs=inputs, constants=constants),
             tuple(_dtype(slot) for slot in top.outputs))
+
+
+# Programs and dtypes for mixing float32 with float64 (tests/test_dtypes.py).
+
+def promoting(vocabulary: Vocabulary) -> Vocabulary:
+    """The SUT's operations of the `numpy` namespace: a construct's loop carry or
+    branch result keeps one dtype, and `lax`'s operations take operands of one
+    dtype, so mixed dtypes are theirs to refuse."""
+    keep = [op for op in vocabulary.operations if OPS[op].namespace == "numpy"]
+    return Vocabulary(tuple(keep), tuple(op for op in vocabulary.reverse_ops if op in keep))
+
+
+def mixed_programs(vocabulary: Vocabulary):
+    """`stacks.stack_cases`' programs: two or three inputs, whose dtypes will mix."""
+    def programs(variants: int, reverse: bool, second: bool):
+        return program_cases(vocabulary, variants=variants, reverse=reverse, min_inputs=2,
+                             **stacks.STACK_PROGRAMS)
+    return programs
+
+
+@st.composite
+def mixed_dtypes(draw, count: int) -> list:
+    """float32 for x0, float64 for one of the others, either for the rest."""
+    wide = draw(st.integers(1, count - 1), label="a float64 input")
+    return [FLOAT32, *(FLOAT64 if i == wide else draw(st.sampled_from([FLOAT32, FLOAT64]),
+                                                      label=f"dtype of x{i}")
+                       for i in range(1, count))]

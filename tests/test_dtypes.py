@@ -24,11 +24,16 @@ from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_agrees
 from strategies import stacks, wrappers
 from strategies.cases import inputs_of, program_cases
-from strategies.dtypes import FLOAT32, FLOAT64, stack_in_dtypes
+from strategies.dtypes import (
+    FLOAT32,
+    FLOAT64,
+    mixed_dtypes,
+    mixed_programs,
+    promoting,
+    stack_in_dtypes,
+)
 from strategies.evaluation import evaluate
 from strategies.inputs import directions
-from strategies.opspec import OPS
-from strategies.vocabulary import Vocabulary
 from strategies.wrappers import named
 from tests.test_stacks import supported_layers
 
@@ -53,31 +58,6 @@ def test_float32_inputs_give_float32_results_through_every_transformation(
            "float32 inputs give float32 results, derivatives included")
 
 
-def _promoting(vocabulary: Vocabulary) -> Vocabulary:
-    """The SUT's operations of the `numpy` namespace: a construct's loop carry or
-    branch result keeps one dtype, and `lax`'s operations take operands of one
-    dtype, so mixed dtypes are theirs to refuse."""
-    keep = [op for op in vocabulary.operations if OPS[op].namespace == "numpy"]
-    return Vocabulary(tuple(keep), tuple(op for op in vocabulary.reverse_ops if op in keep))
-
-
-def _mixed_programs(vocabulary: Vocabulary):
-    """`stacks.stack_cases`' programs: two or three inputs, whose dtypes will mix."""
-    def programs(variants: int, reverse: bool, second: bool):
-        return program_cases(vocabulary, variants=variants, reverse=reverse, min_inputs=2,
-                             **stacks.STACK_PROGRAMS)
-    return programs
-
-
-@st.composite
-def _mixed_dtypes(draw, count: int) -> list:
-    """float32 for x0, float64 for one of the others, either for the rest."""
-    wide = draw(st.integers(1, count - 1), label="a float64 input")
-    return [FLOAT32, *(FLOAT64 if i == wide else draw(st.sampled_from([FLOAT32, FLOAT64]),
-                                                      label=f"dtype of x{i}")
-                       for i in range(1, count))]
-
-
 @pytest.mark.needs("float32")
 @given(data=st.data())
 def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
@@ -86,10 +66,10 @@ def test_float32_with_float64_promotes_and_derivatives_keep_their_primals_dtype(
 
     Inputs of both dtypes (x0 float32, another float64), through a stack of
     up to two transformations."""
-    stack = data.draw(stacks.stack_cases(_mixed_programs(_promoting(vocabulary)),
+    stack = data.draw(stacks.stack_cases(mixed_programs(promoting(vocabulary)),
                                          kinds=supported_layers(sut), max_layers=2),
                       label="stack")
-    dtypes = data.draw(_mixed_dtypes(len(stack.case.args)), label="dtypes")
+    dtypes = data.draw(mixed_dtypes(len(stack.case.args)), label="dtypes")
     _check(sut, stack, dtypes, "float32 with float64 promotes to float64 as in JAX; "
                                "a tangent, cotangent or gradient has its primal's dtype")
 
