@@ -125,10 +125,12 @@ def pytest_configure(config):
         coverage.RECORDER = coverage.Recorder()
     timeout = config.getoption("--sut-timeout")  # checked as it was read (arguments.py)
     try:
-        config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
+        # The reference first: it is frozen with the oracle before the SUT's import
+        # can change it (oracles/frozen.py).
         reference = reference_name(config.getoption("--sut"), config.getoption("--reference"))
         config.jaxcheck_reference = (None if reference == "none"
                                      else resolve(reference, timeout, option="--reference"))
+        config.jaxcheck_sut = resolve(config.getoption("--sut"), timeout)
     except SutError as exc:
         raise pytest.UsageError(str(exc)) from None
 

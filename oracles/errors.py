@@ -78,6 +78,11 @@ class Mismatch(SutFailure):
         self.relative = relative
 
 
+class OracleChanged(SutFailure):
+    """The SUT changed what the oracle judges with (NumPy, the standard library,
+    jaxcheck's own modules: oracles/frozen.py), so no verdict made with it stands."""
+
+
 class GeneratorBug(RuntimeError):
     """jaxcheck generated an example its own oracles cannot judge."""
 

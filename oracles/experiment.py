@@ -30,6 +30,7 @@ from typing import TypeVar
 import numpy as np
 
 from oracles.errors import SutBadOutput, SutFailure, SutRaised, SutTimedOut
+from oracles.frozen import JUDGE
 from oracles.sut import Sut, features_in
 from strategies import coverage
 from strategies.program import ProgramCase
@@ -94,6 +95,21 @@ class Experiment:
         from the source; the cost oracle (oracles/cost.py) calls functions it
         loaded once, and counts or times the call alone.
         """
+        __tracebackhide__ = True
+        JUDGE.before_call()
+        # Before anything judges the result, or what it raised, a change to the
+        # oracle is the verdict, whatever the call did (oracles/frozen.py).
+        try:
+            result = self._call_on(sut, make, read)
+        except KeyboardInterrupt:
+            raise  # the user's Ctrl-C (`sut.in_flight` unset): nothing to judge
+        except BaseException:
+            JUDGE.after_call(sut.api, f"{self.title} on {sut.name}")
+            raise
+        JUDGE.after_call(sut.api, f"{self.title} on {sut.name}")
+        return result
+
+    def _call_on(self, sut: Sut, make: Callable[[], T], read: Callable[[T], R]) -> R:
         __tracebackhide__ = True
         guard = sut.in_flight.call(self, sut.name) if sut.in_flight else contextlib.nullcontext()
         with guard, _time_limit(sut.timeout, f"{self.title} on {sut.name}"):

@@ -4,7 +4,8 @@ A reference (`--reference`: refimpl, or JAX when the SUT is refimpl) runs the
 very source the SUT ran; its result is what a correct SUT returns, within
 `EXACT`.  With no reference (`--reference=none`) these add nothing and the
 other oracles (finite differences, identities) carry the check.  A
-reference that fails is jaxcheck's problem, not a verdict on the SUT.
+reference that fails is jaxcheck's problem, not a verdict on the SUT; but a
+change to the oracle found as the reference ran is the SUT's (oracles/frozen.py).
 
 Where two computations on the SUT disagree (an identity), the reference's own
 result tells which is wrong (`referee`).
@@ -21,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from oracles.compare import Judge, Witness, allowed
-from oracles.errors import SutFailure
+from oracles.errors import OracleChanged, SutFailure
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation
 from oracles.sut import Sut
@@ -37,6 +38,8 @@ def on_reference(reference: Sut, exp: Experiment) -> tuple[np.ndarray, ...]:
     """The same experiment on the reference SUT; its failure is jaxcheck's problem."""
     try:
         return exp.result_on(reference)
+    except OracleChanged:
+        raise  # the SUT's doing, found as the reference ran (oracles/frozen.py)
     except SutFailure as exc:
         raise ReferenceFailed(
             f"the reference SUT {reference.name} failed on {exp.title}: {exc}. The reference "

@@ -43,6 +43,16 @@ _IMPORTS = {
     "jax": 'import jax\n\njax.config.update("jax_enable_x64", True)\nsut = jax\n',
 }
 
+# What a reproducer judges with, as it was before the SUT is imported: a script
+# that judges in the SUT's process must see the SUT change it (oracles/frozen.py).
+_FROZEN_SOURCE = """import builtins
+import math
+
+import numpy as np
+
+_FROZEN = [(module, dict(vars(module))) for module in (np, math, builtins)]
+"""
+
 _LEAVES = '''def leaves(tree):
     if isinstance(tree, dict):
         tree = [tree[key] for key in sorted(tree)]
@@ -57,6 +67,12 @@ _COMPARE = '''
 
 def compare(actual, expected, error):
     """Print expected against actual; True when they agree within tolerance."""
+    changed = [f"{module.__name__}.{name}" for module, saved in _FROZEN
+               for name, value in saved.items() if module.__dict__.get(name) is not value]
+    if changed:
+        print(f"ORACLE CHANGED: the SUT changed {', '.join(changed)}, which this script "
+              "judges with")
+        return False
     actual, expected, error = ([np.asarray(leaf, dtype=np.float64) for leaf in leaves(tree)]
                                for tree in (actual, expected, error))
     ok = len(actual) == len(expected)
@@ -152,7 +168,7 @@ def script(experiment: Experiment, sut_name: str, expectation: Expectation) -> s
 def _preamble(experiment: Experiment, sut_name: str, docstring: list[str]) -> list[str]:
     return [f"{HEADER}: {experiment.title}.", "", *docstring,
             "Run it from the directory pytest ran in: python <this file>", '"""',
-            "import os", "import sys", "", "sys.path.insert(0, os.getcwd())",
+            "import os", "import sys", "", "sys.path.insert(0, os.getcwd())", _FROZEN_SOURCE,
             sut_import(sut_name), experiment.source.rstrip() + "\n",
             "# Inputs, as exact literals.", _literals(experiment.inputs)]
 

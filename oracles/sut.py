@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from oracles.frozen import JUDGE, NAMED
 from oracles.inflight import InFlight
 from oracles.names import canonical, module_path
 from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
@@ -358,7 +359,18 @@ def resolve(name: str, timeout: float = DEFAULT_TIMEOUT, option: str = "--sut") 
     on it may take `timeout` seconds.  `option` is the command-line option that
     named it (`--sut`, `--reference`), which each error message names."""
     name = canonical(name)
+    if option == "--sut":
+        JUDGE.freeze()  # before the SUT's import can change the oracle (oracles/frozen.py)
+    before = set(JUDGE.changes())  # a meta-test's own change to the oracle is not the SUT's
     api = _import(name, option)
+    if option == "--reference":
+        JUDGE.add_reference(api)
+    changed = [change for change in JUDGE.changes() if change not in before]
+    if changed:
+        raise SutError(f"{option} {name}: importing it changed what jaxcheck judges with "
+                       f"({'; '.join(changed[:NAMED])}); jaxcheck cannot judge an SUT "
+                       "that does: it must leave NumPy, the standard library and jaxcheck's "
+                       "modules as it found them (oracles/frozen.py)")
     PREPARE.get(name, lambda api: None)(api)
     declared = _unsupported(name, api, option) | DECLARED.get(name, frozenset())
     missing = missing_names(api, declared)
