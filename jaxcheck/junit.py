@@ -22,6 +22,7 @@ from __future__ import annotations
 import socket
 import time
 from pathlib import Path
+from typing import NamedTuple
 from xml.etree import ElementTree
 
 from jaxcheck.runner import Verdict
@@ -41,33 +42,40 @@ def testcase_name(nodeid: str) -> tuple[str, str]:
     return path.removesuffix(".py").replace("/", "."), name.replace("::", ".")
 
 
-def _result(verdict: Verdict) -> tuple[str, dict, str] | None:
-    """The element inside the verdict's testcase: (tag, attributes, text), or None."""
+class Result(NamedTuple):
+    """The element inside a property's testcase."""
+
+    tag: str
+    attributes: dict[str, str]
+    text: str
+
+
+def _result(verdict: Verdict) -> Result | None:
+    """What the verdict is in JUnit's terms, or None for a property that passed."""
     reproducers = "".join(f"\nreproducer: {path}" for path in verdict.reproducers)
     if verdict.known:
-        ids = ", ".join(verdict.known)
-        return SKIPPED, {"type": KNOWN_TYPE, "message": f"known finding {ids}: "
-                                                        f"{verdict.outcome}"}, \
-            f"{verdict.message}{reproducers}".strip()
+        message = f"known finding {', '.join(verdict.known)}: {verdict.outcome}"
+        return Result(SKIPPED, {"type": KNOWN_TYPE, "message": message},
+                      f"{verdict.message}{reproducers}".strip())
     tag = ELEMENT.get(verdict.outcome)
     if tag is None:
         return None
     if verdict.outcome == "interrupted":
-        return tag, {"type": "jaxcheck.interrupted",
-                     "message": "not finished: the run was stopped"}, ""
-    message = verdict.message or verdict.reason or verdict.outcome
+        return Result(tag, {"type": "jaxcheck.interrupted",
+                            "message": "not finished: the run was stopped"}, "")
     if verdict.outcome in ("crashed", "hung"):
-        message = f"{verdict.outcome}" + (f" ({verdict.reason})" if verdict.reason else "") \
-            + (f": {verdict.message}" if verdict.message else "")
+        why = f" ({verdict.reason})" if verdict.reason else ""
+        message = verdict.outcome + why + (f": {verdict.message}" if verdict.message else "")
+    else:
+        message = verdict.message or verdict.reason or verdict.outcome
     errors = "\n".join(f["error"] for f in verdict.failures)
-    return tag, {"message": message.splitlines()[0] if message else verdict.outcome}, \
-        f"{errors or message}{reproducers}".strip()
+    return Result(tag, {"message": message.splitlines()[0]}, f"{errors or message}{reproducers}")
 
 
 def document(verdicts: list[Verdict], name: str = SUITE) -> ElementTree.ElementTree:
     """The run's verdicts as a JUnit XML tree."""
-    counts = {tag: sum(1 for v in verdicts if (r := _result(v)) and r[0] == tag)
-              for tag in (FAILURE, ERROR, SKIPPED)}
+    tags = [result.tag for result in map(_result, verdicts) if result]
+    counts = {tag: tags.count(tag) for tag in (FAILURE, ERROR, SKIPPED)}
     root = ElementTree.Element("testsuites", {"name": f"{name} tests"})
     suite = ElementTree.SubElement(root, "testsuite", {
         "name": name, "errors": str(counts[ERROR]), "failures": str(counts[FAILURE]),
@@ -80,8 +88,7 @@ def document(verdicts: list[Verdict], name: str = SUITE) -> ElementTree.ElementT
             "classname": classname, "name": case_name, "time": f"{verdict.seconds:.3f}"})
         result = _result(verdict)
         if result:
-            tag, attributes, text = result
-            ElementTree.SubElement(case, tag, attributes).text = text or None
+            ElementTree.SubElement(case, result.tag, result.attributes).text = result.text or None
     return ElementTree.ElementTree(root)
 
 

@@ -1,0 +1,1 @@
+"""jaxcheck as a user installs it: run by `tox -e installed`, skipped elsewhere (see conftest)."""
