@@ -121,8 +121,9 @@ class _Namespace(NamedTuple):
         return found
 
     def _added(self) -> list[str]:
-        return [name for name in self.namespace if name not in self.names
-                and not _volatile(self.where, name)]
+        return [name for name, value in list(self.namespace.items())
+                if name not in self.names and not _volatile(self.where, name)
+                and not _submodule(self.where, name, value)]
 
     def restore(self) -> None:
         """Every frozen name as it was; a name added to a closed namespace gone."""
@@ -235,6 +236,12 @@ def _kind(name: str, references: frozenset[str]) -> str | None:
 
 def _volatile(where: str, name: str) -> bool:
     return name in VOLATILE or f"{_local(where)}.{name}" in VOLATILE_ATTRIBUTES
+
+
+def _submodule(where: str, name: str, value) -> bool:
+    """Whether `value`, found as `where.name`, is that submodule, which importing it
+    puts on its package: an import, not a change."""
+    return isinstance(value, types.ModuleType) and value.__name__ == f"{where}.{name}"
 
 
 def _frozen_items(name: str, module: types.ModuleType, kind: str) -> dict:
