@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from jaxcheck import signatures
 from jaxcheck.runner import Verdict
 
 # A finding's heading: `### T3. What happens`, its id the text before the dot.
@@ -93,10 +94,10 @@ def _page(path: Path, page: str) -> list[Finding]:
                 raise FindingsError(f"{path}:{number}: a signature before any finding heading "
                                     "(`### ID. title`)")
             try:
-                pattern = re.compile(match[2])
-            except re.error as exc:
-                raise FindingsError(f"{path}:{number}: the signature `{match[2]}` is not a "
-                                    f"regular expression: {exc}") from None
+                pattern = signatures.compiled(match[2])
+            except signatures.SignatureError as exc:
+                raise FindingsError(f"{path}:{number}: the signature `{match[2][:200]}` "
+                                    f"{exc}") from None
             title = heading[2]
             found.append(Finding(heading[1], title, match[1].strip(), pattern,
                                  anchor(f"{heading[1]}. {title}"), page))
@@ -129,7 +130,7 @@ def _read(paths: list[str]) -> list[str]:
 
 
 def _matching(text: str, sut: str, findings: list[Finding]) -> list[Finding]:
-    return [f for f in findings if f.sut == sut and f.pattern.search(text)]
+    return [f for f in findings if f.sut == sut and signatures.search(f.pattern, text, f.id)]
 
 
 def recognise(verdict: Verdict, sut: str, findings: list[Finding]) -> Recognised:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxcheck import findings
+from jaxcheck import findings, signatures
 from jaxcheck.runner import Verdict
 
 # Outcomes a known finding can explain (a failure, a crash, a hang).
@@ -78,7 +78,8 @@ def read(path: Path, sut: str) -> Baseline:
 def known_failure(text: str, sut: str, known: list[findings.Finding]) -> findings.Finding | None:
     """The first of `known` (of `sut`) whose signature `text` shows: a failing example's
     error and reproducer, as the child sees them before shrinking."""
-    return next((f for f in known if f.sut == sut and f.pattern.search(text)), None)
+    return next((f for f in known if f.sut == sut and signatures.search(f.pattern, text, f.id)),
+                None)
 
 
 def closing(baseline: Baseline, verdicts: list[Verdict], complete: bool) -> str:
