@@ -36,9 +36,13 @@ def writable_directory(path: Path, option: str) -> Path:
     return path.resolve()
 
 
+# The folder under `--out` that holds each run's log folder (its record among them).
+LOGS = "logs"
+
+
 def new_run_dir(out: Path, command: str, sut: str) -> Path:
     """A new folder of its own under `out/logs`: `check-mypkg.shim-20260101-120000-k3j2x9`."""
-    logs = out.resolve() / "logs"
+    logs = out.resolve() / LOGS
     stamp = time.strftime("%Y%m%d-%H%M%S")
     prefix = f"{command}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', sut)}-{stamp}-"
     try:

@@ -20,9 +20,12 @@ import re
 import reprlib
 import shutil
 import time
+from collections import Counter
 from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 
+from jaxcheck import places
+from jaxcheck.arguments import MAX_SHARDS
 from jaxcheck.runner import OUTCOMES, Verdict
 
 # How a record says when it was written: local time, to the minute.
@@ -152,14 +155,18 @@ def _column(data, path: Path, where: str) -> Column:
         raise RecordError(f"{where}: 'verdicts' must be a list of verdicts, got "
                           f"{type(data['verdicts']).__name__}")
     base = path.parent.resolve()
+    root = run_folder(path)
 
     def found(reproducer: str) -> str:
-        return os.path.normpath(base / reproducer)
+        return inside(reproducer, base, root, where)
 
     verdicts = [_verdict(item, f"{where}: verdict {i}", found)
                 for i, item in enumerate(data["verdicts"])]
-    if data.get("shard") is not None and not _SHARD.fullmatch(data["shard"]):
-        raise RecordError(f"{where}: 'shard' must read K/N, got {reprlib.repr(data['shard'])}")
+    shard = data.get("shard")
+    if shard is not None and not ((label := _SHARD.fullmatch(shard))
+                                  and 1 <= int(label[1]) <= int(label[2]) <= MAX_SHARDS):
+        raise RecordError(f"{where}: 'shard' must read K/N, 1 <= K <= N <= {MAX_SHARDS}, got "
+                          f"{reprlib.repr(shard)}")
     seed = data.get("seed")
     if seed is not None and not _count(seed):
         raise RecordError(f"{where}: 'seed' must be a whole number, got {reprlib.repr(seed)}")
@@ -169,6 +176,36 @@ def _column(data, path: Path, where: str) -> Column:
                           f"{reprlib.repr(written)}")
     return Column(data["sut"], data.get("description") or data["sut"], data["profile"],
                   verdicts, data.get("shard"), seed, data.get("collection"), written)
+
+
+def run_folder(record: Path) -> Path:
+    """The folder a record's run wrote its reproducers to: `--out`, two above the
+    record of a check or a hunt (in `logs/<run>/`, jaxcheck/places.py); a
+    report's record's own folder (`conformance/`, its reproducers gathered
+    beside it)."""
+    folder = record.parent.resolve()
+    return folder.parent.parent if folder.parent.name == places.LOGS else folder
+
+
+def inside(reproducer, base: Path, root: Path, where: str) -> str:
+    """`reproducer`, a path relative to the record's folder `base`, made whole, if it
+    names a file of the run's folder `root`; a `RecordError` otherwise.
+
+    A record is input: in a CI matrix it is another job's artifact, and a
+    report copies the reproducers it names into the folder it publishes (a
+    hand-edited record had it copy /etc/hostname).  So a reproducer path is
+    relative, and lies inside the run's folder once every symlink is
+    followed."""
+    text = str(reproducer)
+    if Path(text).is_absolute() or "\0" in text:
+        raise RecordError(f"{where}: the reproducer {reprlib.repr(text)} is an absolute path: "
+                          "a record names its reproducers relative to itself")
+    whole = os.path.normpath(base / text)
+    if not Path(whole).resolve().is_relative_to(root):
+        raise RecordError(f"{where}: the reproducer {reprlib.repr(text)} lies outside the "
+                          f"run's folder {root}: a record names only the reproducers its run "
+                          "wrote there")
+    return whole
 
 
 def _written(value) -> bool:
@@ -224,6 +261,7 @@ def collection(nodeids: list[str], costs: dict[str, float] | None = None) -> str
 
 
 _SHARD = re.compile(r"(\d+)/(\d+)")
+_DEALT = re.compile(r"(\d+) properties")  # a collection's start (`collection`)
 
 
 def merged(columns: list[Column]) -> list[Column]:
@@ -255,13 +293,33 @@ def merged(columns: list[Column]) -> list[Column]:
                               "one checkout, with one --only and one --balance")
         missing = sorted(set(range(1, count + 1)) - set(indexes))
         description = group[0].description + (
-            f" [shards {', '.join(map(str, missing))} of {count} missing]" if missing else "")
+            f" [shards {', '.join(map(str, missing))} of {count} missing]" if missing else
+            _properties_missing(shards, next(iter(dealt), None)))
         times = [c.written for _, c in shards]
         joined.append(Column(group[0].sut, description, group[0].profile,
                              [v for _, c in shards for v in c.verdicts], seed=group[0].seed,
                              collection=next(iter(dealt), None),
                              written=None if None in times else max(times)))
     return joined
+
+
+def _properties_missing(shards: list[tuple[tuple[int, int], Column]],
+                        dealt: str | None) -> str:
+    """What a run whose every shard is here still lacks, said as the description's
+    end ("" if nothing): shard labels are input, and a shard relabelled as
+    another joined as complete with the other's properties missing.  A property
+    in two shards is an error; the count dealt is the collection's."""
+    held = Counter(v.nodeid for _, c in shards for v in c.verdicts)
+    twice = sorted(nodeid for nodeid, times in held.items() if times > 1)
+    if twice:
+        raise RecordError(f"the shards {', '.join(c.shard for _, c in shards)} of "
+                          f"{shards[0][1].description} both hold {twice[0]}"
+                          f"{f' and {len(twice) - 1} more' if len(twice) > 1 else ''}: a "
+                          "shard's record under another's label; give each shard's own record")
+    count = _DEALT.match(dealt or "")
+    if count and len(held) < int(count[1]):
+        return f" [{int(count[1]) - len(held)} of {count[1]} properties missing]"
+    return ""
 
 
 def joined(paths: list[Path]) -> list[Column]:
