@@ -18,6 +18,7 @@ import argparse
 import math
 from urllib.parse import urlsplit
 
+from jaxcheck.database import redacted
 from oracles.experiment import MAX_TIME_LIMIT
 from oracles.sut import name_problem
 
@@ -119,16 +120,20 @@ def check_database_spec(spec: str) -> str:
         raise Refused("expected a directory path or redis://HOST:PORT, got an empty one")
     if "://" not in spec:
         return spec
-    url = urlsplit(spec)
+    shown = redacted(spec)  # a password is never printed (jaxcheck/database.py)
+    try:
+        url = urlsplit(spec)
+    except ValueError as exc:  # an unclosed [ of an IPv6 host
+        raise Refused(f"{shown!r}: not a URL ({exc})") from None
     if url.scheme != "redis":
-        raise Refused(f"expected a directory path or redis://HOST:PORT, got {spec!r}")
+        raise Refused(f"expected a directory path or redis://HOST:PORT, got {shown!r}")
     try:
         port = url.port
     except ValueError:
         port = 0
     if port is not None and port not in PORTS:
-        raise Refused(f"{spec!r}: the port must be a whole number from 1 to 65535")
+        raise Refused(f"{shown!r}: the port must be a whole number from 1 to 65535")
     if url.path.strip("/") and not url.path.strip("/").isdigit():
-        raise Refused(f"{spec!r}: after the port comes a database number, as in "
+        raise Refused(f"{shown!r}: after the port comes a database number, as in "
                       "redis://HOST:PORT/0, or nothing")
     return spec

@@ -56,7 +56,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 from hypothesis.internal.conjecture import engine
 
 from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Sender
-from jaxcheck.database import Guarded, open_database
+from jaxcheck.database import DB_ENV, Guarded, open_database
 from jaxcheck.examples import wrapped
 from jaxcheck.known import Baseline, known_failure
 from jaxcheck.known import read as read_known
@@ -106,7 +106,8 @@ def pytest_addoption(parser):
     group.addoption("--jaxcheck-fresh", action="store_true",
                     help="draw fresh examples until the deadline (a hunt): the profile's "
                          "example budget is lifted")
-    group.addoption("--jaxcheck-db", metavar="PATH|URL", help="the hunt's example database")
+    group.addoption("--jaxcheck-db", metavar="PATH|URL",
+                    help=f"the hunt's example database (the command gives it in ${DB_ENV})")
     group.addoption("--jaxcheck-known", metavar="PATH",
                     help="known findings (jaxcheck/known.py): a failure that shows one of the "
                          "SUT's is not shrunk")
@@ -340,7 +341,7 @@ def pytest_configure(config):
         directory / "inflight.py", call_script, on_trouble=child.trouble))
     if config.getoption("--jaxcheck-fresh"):
         hunt = {"max_examples": HUNT_EXAMPLES, "derandomize": False}
-        db = config.getoption("--jaxcheck-db")
+        db = config.getoption("--jaxcheck-db") or os.environ.get(DB_ENV)
         if db:
             hunt["database"] = Guarded(open_database(db), db, child.trouble)
         settings.register_profile("jaxcheck-hunt", **hunt)

@@ -39,7 +39,7 @@ from jaxcheck import (
     table,
     version,
 )
-from jaxcheck.database import DEFAULT_DB, DatabaseError, check_usable
+from jaxcheck.database import DEFAULT_DB, DatabaseError, check_usable, redacted
 from jaxcheck.places import PlaceError, new_run_dir, writable_directory
 from jaxcheck.runner import Run, RunError, RunOptions, Verdict, collect, end_all, run, shard
 from oracles.reproducer import DIRECTORY
@@ -375,7 +375,7 @@ def hunt(args) -> int:
                                   **_known_run(baseline, args))
     nodeids = collect(options, args.only)
     run_dir = new_run_dir(options.out, "hunt", args.sut)
-    _header(f"hunt ({args.minutes:g} min, database {args.db})", options, described,
+    _header(f"hunt ({args.minutes:g} min, database {redacted(args.db)})", options, described,
             len(nodeids), run_dir, baseline)
     status = _Status(start, 60 * args.minutes, every=False)
     on_verdict, keep = _judging(baseline, status.verdict,

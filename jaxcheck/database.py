@@ -14,6 +14,7 @@ reaches `--out` as a reproducer.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -36,6 +37,32 @@ REDIS_SECONDS = 5.0
 RETRY_SECONDS = 5.0
 
 
+def redacted(spec: str) -> str:
+    """`spec` as it may be printed: a URL's password (`redis://:PASSWORD@HOST`, or a
+    `password=` in its query) replaced by `***`, as redis-py's own repr of a
+    connection does.  The URL is printed in the run's header, in errors and in
+    warnings, so in every CI log; a path, or a URL without a password, as given."""
+    scheme, found, rest = spec.partition("://")
+    if not found:
+        return spec
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    netloc, tail = rest[:end], rest[end:]
+    userinfo, at, host = netloc.rpartition("@")
+    if at and ":" in userinfo:
+        netloc = f"{userinfo.partition(':')[0]}:***@{host}"
+    tail = _PASSWORD_QUERY.sub(r"\1***", tail)
+    return f"{scheme}://{netloc}{tail}"
+
+
+# `password=...` in a URL's query (redis-py reads it there too).
+_PASSWORD_QUERY = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
+
+
+# How the command hands a hunt's --db to its children: in their environment, not
+# on their command line, which any user of the machine can read (`ps`).
+DB_ENV = "JAXCHECK_DB"
+
+
 class DatabaseError(ValueError):
     """`--db` names no database that can be used; the message says why and what to do."""
 
@@ -50,8 +77,8 @@ def open_database(spec: str, *, answering: bool = False) -> ExampleDatabase:
     if spec.startswith("redis://"):
         return _redis(spec, answering)
     if "://" in spec:
-        raise DatabaseError(f"--db {spec}: only a directory path or a redis://HOST:PORT URL "
-                            "is understood")
+        raise DatabaseError(f"--db {redacted(spec)}: only a directory path or a "
+                            "redis://HOST:PORT URL is understood")
     return DirectoryBasedExampleDatabase(spec)
 
 
@@ -71,7 +98,7 @@ def _redis(url: str, answering: bool) -> ExampleDatabase:
         import redis
         from hypothesis.extra.redis import RedisExampleDatabase
     except ImportError as exc:
-        raise DatabaseError(f"--db {url}: redis support is not installed ({exc}); "
+        raise DatabaseError(f"--db {redacted(url)}: redis support is not installed ({exc}); "
                             "install it with: pip install 'jaxcheck[redis]'") from None
     try:
         client = redis.Redis.from_url(url, socket_timeout=REDIS_SECONDS,
@@ -79,9 +106,15 @@ def _redis(url: str, answering: bool) -> ExampleDatabase:
         if answering:
             client.ping()
     except ValueError as exc:
-        raise DatabaseError(f"--db {url}: not a redis URL ({exc})") from None
+        raise DatabaseError(f"--db {redacted(url)}: not a redis URL ({exc})") from None
+    except redis.AuthenticationError:
+        given = "refused the password given" if ":" in url.partition("://")[2].rpartition(
+            "@")[0] else "wants a password"
+        raise DatabaseError(f"--db {redacted(url)}: the redis server there {given}: give "
+                            "the right one in the URL, redis://:PASSWORD@HOST:PORT") from None
     except redis.RedisError as exc:
-        raise DatabaseError(f"--db {url}: no redis server answers there ({exc})") from None
+        raise DatabaseError(f"--db {redacted(url)}: no redis server answers there "
+                            f"({exc})") from None
     return RedisExampleDatabase(client)
 
 
@@ -92,7 +125,7 @@ class Guarded(ExampleDatabase):
 
     def __init__(self, inner: ExampleDatabase, spec: str, trouble: Callable[[str], None]):
         super().__init__()
-        self.inner, self.spec, self.trouble = inner, spec, trouble
+        self.inner, self.spec, self.trouble = inner, redacted(spec), trouble
         self.resting_until = 0.0
 
     def _call(self, call: Callable, default=None):

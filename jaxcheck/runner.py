@@ -41,6 +41,7 @@ from pathlib import Path
 import oracles
 from jaxcheck.channel import FAILING, RESULT, START, TROUBLE, Receiver
 from jaxcheck.childlog import ChildLog
+from jaxcheck.database import DB_ENV
 from oracles import inflight, reproducer
 from oracles.sut import DEFAULT_TIMEOUT
 
@@ -349,8 +350,6 @@ class Worker:
             args.append(f"--jaxcheck-deadline={self.options.deadline}")
         if self.options.fresh:
             args.append("--jaxcheck-fresh")
-        if self.options.db:
-            args.append(f"--jaxcheck-db={self.options.db}")
         if self.options.max_shrinks is not None:
             args.append(f"--max-shrinks={self.options.max_shrinks}")
         if self.options.known is not None and not self.options.shrink_known:
@@ -360,7 +359,9 @@ class Worker:
         try:
             self.process = subprocess.Popen(pytest_command(self.options, *args, *ids),
                                             stdout=printing_end, stderr=subprocess.STDOUT,
-                                            env=child_env(), start_new_session=True,
+                                            env=child_env() | ({DB_ENV: self.options.db}
+                                                               if self.options.db else {}),
+                                            start_new_session=True,
                                             pass_fds=(write_end,))
         finally:
             os.close(write_end)

@@ -37,18 +37,24 @@ def _free_port() -> int:
 class RedisServer:
     """A server on a free loopback port, without persistence (nothing is written to disk)."""
 
-    def __init__(self):
+    def __init__(self, password: str | None = None):
         self.port = _free_port()
+        self.password = password  # one the server requires of its clients, if given
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
+        """Its URL, without the password (`url_with`)."""
         return f"redis://127.0.0.1:{self.port}"
+
+    def url_with(self, password: str) -> str:
+        return f"redis://:{password}@127.0.0.1:{self.port}"
 
     def start(self) -> None:
         self.process = subprocess.Popen(
             [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no"],
+             "--save", "", "--appendonly", "no",
+             *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + LISTEN_SECONDS
         while True:
