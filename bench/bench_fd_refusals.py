@@ -34,7 +34,7 @@ from oracles.path_derivative import path_derivative  # noqa: E402
 from oracles.tolerance import FD_STEPS  # noqa: E402
 from strategies import cases  # noqa: E402
 from strategies.control_cases import jvp_control_cases  # noqa: E402
-from strategies.vocabulary import vocabulary_for  # noqa: E402
+from strategies.language.vocabulary import vocabulary_for  # noqa: E402
 
 OUTCOMES = ("ordinary steps", "sharp steps", "rejected: too sharp", "generator bug")
 

@@ -45,9 +45,9 @@ from oracles.derivatives import check_grad  # noqa: E402
 from oracles.sut import resolve  # noqa: E402
 from strategies import wrappers  # noqa: E402
 from strategies.cases import grad_cases  # noqa: E402
-from strategies.evaluation import evaluate  # noqa: E402
-from strategies.render import load, render_function, render_module  # noqa: E402
-from strategies.vocabulary import vocabulary_for  # noqa: E402
+from strategies.language.evaluation import evaluate  # noqa: E402
+from strategies.language.render import load, render_function, render_module  # noqa: E402
+from strategies.language.vocabulary import vocabulary_for  # noqa: E402
 
 COMPILE_SECONDS = [0.0]
 

@@ -47,9 +47,9 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from bench.report import machine, publish  # noqa: E402
 from oracles.sut import resolve  # noqa: E402
 from strategies import wrappers  # noqa: E402
-from strategies.opspec import OPS  # noqa: E402
+from strategies.language.opspec import OPS  # noqa: E402
+from strategies.language.render import load, render_function, render_module  # noqa: E402
 from strategies.program import ProgramCase, programs  # noqa: E402
-from strategies.render import load, render_function, render_module  # noqa: E402
 
 TRANSFORMS = ("f", "jvp", "grad", "vmap", "jit")
 SYSTEMS = ("refimpl", "jax")

@@ -36,7 +36,7 @@ from oracles.sut import resolve  # noqa: E402
 
 # The reference line: Griewank and Walther's cheap gradient principle.
 PRINCIPLE = 4.0
-from strategies.vocabulary import vocabulary_for  # noqa: E402
+from strategies.language.vocabulary import vocabulary_for  # noqa: E402
 from tests import test_cost  # noqa: E402
 
 SCALES = (1, 2, 4, 8)

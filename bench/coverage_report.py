@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 import refimpl  # noqa: E402
 from bench.report import machine, publish_page  # noqa: E402
 from strategies import coverage  # noqa: E402
-from strategies.constructs import CONSTRUCTS  # noqa: E402
-from strategies.opspec import OPS  # noqa: E402
+from strategies.language.constructs import CONSTRUCTS  # noqa: E402
+from strategies.language.opspec import OPS  # noqa: E402
 
 DOC = ROOT / "docs" / "coverage.md"
 # A cell reached fewer times than this within the ci budget is thin (docs/coverage.md's bar).

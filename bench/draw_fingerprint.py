@@ -37,7 +37,7 @@ from strategies import control_cases as control  # noqa: E402
 from strategies import error_cases as errors  # noqa: E402
 from strategies import identity_cases as identities  # noqa: E402
 from strategies import pytree_cases as pytrees  # noqa: E402
-from strategies.vocabulary import vocabulary_for  # noqa: E402
+from strategies.language.vocabulary import vocabulary_for  # noqa: E402
 
 SEED = 20261125
 

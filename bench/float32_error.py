@@ -24,7 +24,7 @@ from oracles.sut import resolve
 from oracles.tolerance import DECLARED_ERROR_GROWTH, FLOAT32_ROUNDING
 from strategies import stacks
 from strategies.dtypes import FLOAT32, FLOAT64, stack_in_dtypes
-from strategies.vocabulary import vocabulary_for
+from strategies.language.vocabulary import vocabulary_for
 
 ALLOWANCE = DECLARED_ERROR_GROWTH * FLOAT32_ROUNDING
 

@@ -2,7 +2,7 @@
 
 For every unary elementwise operation of the language (and the binary ones
 MLX computes through a float32 kernel), on a grid of inputs
-inside the domain the generator draws from (`strategies/domains.py`), MLX's
+inside the domain the generator draws from (`strategies/language/domains.py`), MLX's
 value and first and second derivatives (by `mx.grad`, as the shim takes them)
 against JAX's in float64.  The error is |MLX - JAX| / (1 + |JAX|): relative
 above 1, absolute below, the measure `__sut_accuracy__` declares
@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import mlx.core as mx
 import numpy as np
 
-from strategies.domains import NONZERO_FLOOR, POSITIVE_FLOOR
+from strategies.language.domains import NONZERO_FLOOR, POSITIVE_FLOOR
 
 jax.config.update("jax_enable_x64", True)
 mx.set_default_device(mx.cpu)
@@ -32,7 +32,7 @@ mx.set_default_device(mx.cpu)
 # generated program lies within 100 (`oracles/tolerance.py`), so an argument
 # may be anywhere in [-100, 100] unless the operation's result would leave
 # that range (exp and its kin stop at log 100 = 4.6, sinh and cosh at 5.3) or
-# its domain margin says otherwise (strategies/opspec.py: log and sqrt above
+# its domain margin says otherwise (strategies/language/opspec.py: log and sqrt above
 # 0.25, log1p above -0.75, tan where |cos x| >= 0.25).
 GRIDS = {
     "sin": (-100.0, 100.0), "cos": (-100.0, 100.0), "tanh": (-100.0, 100.0),

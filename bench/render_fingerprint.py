@@ -37,9 +37,9 @@ from strategies import (  # noqa: E402
     symbolic_wrappers,
     wrappers,
 )
-from strategies import conventions as sconv  # noqa: E402
-from strategies.render import render_function  # noqa: E402
-from strategies.vocabulary import vocabulary_for  # noqa: E402
+from strategies.language import conventions as sconv  # noqa: E402
+from strategies.language.render import render_function  # noqa: E402
+from strategies.language.vocabulary import vocabulary_for  # noqa: E402
 
 VOCABULARY = vocabulary_for(refimpl.__sut_unsupported__)
 # Any fixed seed: the digests compare checkouts at one seed, and move with it.

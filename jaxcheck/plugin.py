@@ -49,7 +49,7 @@ from oracles.sut import (
     resolve,
 )
 from strategies import coverage
-from strategies.vocabulary import Vocabulary, vocabulary_for
+from strategies.language.vocabulary import Vocabulary, vocabulary_for
 
 profiles.register()
 profiles.load_library()

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from oracles.errors import Mismatch
-from strategies.inputs import GRID
-from strategies.ir import OutOfDomain, all_eqns
+from strategies.language.inputs import GRID
+from strategies.language.ir import OutOfDomain, all_eqns
 from strategies.moves import Move, moved
 from strategies.program import Program
 

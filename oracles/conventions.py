@@ -1,6 +1,6 @@
 """An SUT at a kink or a domain edge, against the value the contract's convention states.
 
-A row of `strategies.conventions.CONVENTIONS` is run on the SUT under jvp or
+A row of `strategies.language.conventions.CONVENTIONS` is run on the SUT under jvp or
 vjp (jitted or not), and its results are held to the row's NumPy value, which
 may hold NaN and infinities by design (`sqrt` at 0 has an infinite
 derivative).  The call the SUT runs ends in `edges`, defined in the same
@@ -24,9 +24,9 @@ from oracles.reproducer import Expectation
 from oracles.sut import Sut
 from oracles.tolerance import CONVENTION
 from oracles.verify import verify
-from strategies.conventions import Convention
-from strategies.render import render_module
-from strategies.transformations import JIT, JVP, VJP
+from strategies.language.conventions import Convention
+from strategies.language.render import render_module
+from strategies.language.transformations import JIT, JVP, VJP
 from strategies.wrappers import define, names, tuple_of
 
 

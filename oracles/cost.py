@@ -54,8 +54,8 @@ from oracles.cost_bounds import SLACK_FIXED, grad_factor, jvp_factor
 from oracles.errors import SutFailure
 from oracles.experiment import Experiment
 from strategies import wrappers
-from strategies.render import PRELUDE, load, render_function, render_module
-from strategies.transformations import GRAD, JVP, VJP
+from strategies.language.render import PRELUDE, load, render_function, render_module
+from strategies.language.transformations import GRAD, JVP, VJP
 from strategies.wrappers import named
 
 REDUCTIONS = frozenset({"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and",

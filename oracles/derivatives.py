@@ -26,7 +26,7 @@ from oracles.tolerance import FINITE_DIFFERENCES
 from oracles.verify import verify
 from strategies import wrappers
 from strategies.cases import full_direction, inputs_of
-from strategies.evaluation import evaluate
+from strategies.language.evaluation import evaluate
 from strategies.program import ProgramCase
 
 

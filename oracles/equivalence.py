@@ -31,7 +31,7 @@ from oracles.sut import Sut
 from oracles.tolerance import EQUIVALENT
 from oracles.verify import verify_agrees
 from strategies import stacks
-from strategies.render import render_function
+from strategies.language.render import render_function
 from strategies.wrappers import Wrapper
 
 REWRITTEN = "f_rewritten"

@@ -33,8 +33,8 @@ from oracles.errors import SutBadOutput, SutFailure, SutRaised, SutTimedOut
 from oracles.frozen import JUDGE
 from oracles.sut import Sut, features_in
 from strategies import coverage
+from strategies.language.render import render_function, render_module
 from strategies.program import ProgramCase
-from strategies.render import render_function, render_module
 from strategies.wrappers import Wrapper, named
 
 T = TypeVar("T")

@@ -43,8 +43,8 @@ from oracles.tolerance import (
     FD_STEPS_SECOND_ORDER,
     FD_STEPS_SHARP,
 )
-from strategies.evaluation import evaluate
-from strategies.ir import OutOfDomain
+from strategies.language.evaluation import evaluate
+from strategies.language.ir import OutOfDomain
 from strategies.program import Program
 
 EPS = np.finfo(np.float64).eps

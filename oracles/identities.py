@@ -24,7 +24,7 @@ from oracles.reference import referee
 from oracles.sut import Sut
 from oracles.tolerance import EXACT, FINITE_DIFFERENCES, Tolerance
 from oracles.verify import verify_agrees
-from strategies.evaluation import evaluate
+from strategies.language.evaluation import evaluate
 from strategies.program import Program, ProgramCase
 from strategies.wrappers import Wrapper, argnums_tuple
 

@@ -27,7 +27,7 @@ import numpy as np
 from oracles.experiment import Experiment
 from oracles.names import module_path
 from oracles.tolerance import Tolerance
-from strategies.render import array_literal
+from strategies.language.render import array_literal
 
 HEADER = '"""jaxcheck reproducer'
 # The shrunk example's reproducer, beside an amplified one (jaxcheck/examples.py).

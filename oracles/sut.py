@@ -20,9 +20,9 @@ from oracles.frozen import JUDGE, NAMED
 from oracles.inflight import InFlight
 from oracles.names import canonical, module_path
 from oracles.tolerance import MAX_DECLARED_ERROR, Tolerance, declared
-from strategies.conventions import FEATURES as CONVENTION_FEATURES
-from strategies.opspec import CONTRACT_LAX, CONTRACT_NUMPY, OPTIONAL_LAX, OPTIONAL_NUMPY
-from strategies.transformations import DERIVED, REVERSE, TRANSFORMATIONS
+from strategies.language.conventions import FEATURES as CONVENTION_FEATURES
+from strategies.language.opspec import CONTRACT_LAX, CONTRACT_NUMPY, OPTIONAL_LAX, OPTIONAL_NUMPY
+from strategies.language.transformations import DERIVED, REVERSE, TRANSFORMATIONS
 
 # The default SUT: the reference implementation, which passes the whole suite.
 DEFAULT_SUT = "refimpl"
@@ -42,12 +42,12 @@ DEFAULT_TIMEOUT = 60.0
 
 # What an SUT provides, by namespace ("" for its top level): the contract's
 # names, as the broken shims and the meta-tests read them.  The transformations
-# are the rows of strategies/transformations.py, and the `numpy` names (and
+# are the rows of strategies/language/transformations.py, and the `numpy` names (and
 # `lax`'s operations) those of the language's operation table
-# (strategies/opspec.py), row by row.
+# (strategies/language/opspec.py), row by row.
 # Besides the transformations, the top level offers the wrappers of user-defined
 # rules and rematerialisation (`custom_jvp`, `custom_vjp`, `checkpoint`), which
-# constructs of strategies/constructs.py use, as they use `lax.stop_gradient`
+# constructs of strategies/language/constructs.py use, as they use `lax.stop_gradient`
 # (their rows' features).
 WRAPPERS = ("custom_jvp", "custom_vjp", "checkpoint")
 CONTRACT = {
@@ -80,7 +80,7 @@ ATTRIBUTES = (*CONTRACT[""], *(namespace for namespace in CONTRACT if namespace)
 # that grad's argnums leaves out and vmap maps (tests/test_dtypes.py).
 #
 # Conventions at kinks and domain edges (docs/sut-api.md; the table is
-# strategies/conventions.py, each row with what it fixes): an SUT that
+# strategies/language/conventions.py, each row with what it fixes): an SUT that
 # follows another convention than JAX's declares the row's feature, and
 # tests/test_conventions.py skips that row.
 EXTRA_FEATURES = ("integer_pow", "make_jaxpr", "while_loop_reverse", "jit_staging",

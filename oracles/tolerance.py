@@ -1,7 +1,7 @@
 """The tolerance policy: every number jaxcheck compares with, and why.
 
 Generated programs keep every intermediate within |v| <= 100 and away from
-poles and kinks (`strategies/domains.py`).  Two correct float64
+poles and kinks (`strategies/language/domains.py`).  Two correct float64
 implementations of such a program (JAX, refimpl, NumPy; eager or compiled;
 different association orders) differ by about 1e-13 relative; the bugs this
 suite hunts (a wrong derivative rule, a misplaced batch axis, a stale cache)
@@ -188,7 +188,7 @@ EQUIVALENT = replace(
 
 
 # An SUT at a kink or a domain edge against the value the contract's convention
-# states (`strategies/conventions.py`), computed in NumPy by the chain rule
+# states (`strategies/language/conventions.py`), computed in NumPy by the chain rule
 # JAX applies: the same few operations per element, in another order at most
 # (`u * (0.5 / s)` against `u / (2 s)`), < 1e-13 on values <= 1e2; a NaN or an
 # infinity is compared by its kind, exactly.  Another convention moves a

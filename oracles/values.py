@@ -18,7 +18,7 @@ from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_returns
 from strategies import wrappers
 from strategies.cases import inputs_of
-from strategies.evaluation import evaluate
+from strategies.language.evaluation import evaluate
 from strategies.program import ProgramCase
 
 

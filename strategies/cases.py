@@ -1,7 +1,7 @@
 """The drawn examples the transformation properties share: a program plus what each
 transformation needs (tangents, argnums and weights, cotangents, batch axes).
 
-Every strategy takes the SUT's `Vocabulary` (`strategies/vocabulary.py`)
+Every strategy takes the SUT's `Vocabulary` (`strategies/language/vocabulary.py`)
 first: programs use `vocabulary.ops`, or `vocabulary.reverse_ops` where the
 property differentiates in reverse mode.  Properties draw them in their body
 (`data.draw(jvp_cases(vocabulary))`) from conftest.py's `vocabulary` fixture.
@@ -14,11 +14,11 @@ from typing import NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from strategies.inputs import directions
-from strategies.operands import choose, index
+from strategies.language.inputs import directions
+from strategies.language.operands import choose, index
+from strategies.language.shapes import batch_axes
+from strategies.language.vocabulary import Vocabulary
 from strategies.program import ProgramCase, programs
-from strategies.shapes import batch_axes
-from strategies.vocabulary import Vocabulary
 from strategies.wrappers import argnums_tuple, named
 
 
@@ -78,7 +78,7 @@ class GradCase(NamedTuple):
 def argnums(draw, count: int):
     """An int, or a sorted tuple of distinct argument positions; shrinks towards 0.
 
-    Every draw has fixed bounds (see `strategies.operands.index`).
+    Every draw has fixed bounds (see `strategies.language.operands.index`).
     """
     if not draw(st.booleans(), label="argnums as a tuple"):
         return index(draw, count, label="argnum")

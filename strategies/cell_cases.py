@@ -52,14 +52,14 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from strategies.equations import Scope
-from strategies.inputs import moved_by_place
-from strategies.ir import Var, prune
-from strategies.language import LANGUAGE
-from strategies.operands import APART, SQUARE
-from strategies.opspec import OPS
+from strategies.language.equations import Scope
+from strategies.language.inputs import moved_by_place
+from strategies.language.ir import Var, prune
+from strategies.language.operands import APART, SQUARE
+from strategies.language.opspec import OPS
+from strategies.language.shapes import check_type
+from strategies.language.table import LANGUAGE
 from strategies.program import Program, ProgramCase, draw_shared
-from strategies.shapes import check_type
 
 # An input's magnitude is OFFSET[i] + k/4 (k = 0..6): at least 5/16, at most 1.94.
 OFFSET = (5 / 16, 7 / 16)

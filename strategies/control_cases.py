@@ -17,9 +17,9 @@ from strategies.cases import (
     input_shapes_of,
     output_shapes_of,
 )
-from strategies.inputs import directions
+from strategies.language.inputs import directions
+from strategies.language.vocabulary import Vocabulary
 from strategies.python_control import control_programs
-from strategies.vocabulary import Vocabulary
 from strategies.wrappers import Wrapper, names
 
 

@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.constructs import CONSTRUCTS
-from strategies.ir import Eqn, Var
-from strategies.operands import operand_ranks
+from strategies.language.constructs import CONSTRUCTS
+from strategies.language.ir import Eqn, Var
+from strategies.language.operands import operand_ranks
+from strategies.language.transformations import TRANSFORMATIONS
 from strategies.program import Program
-from strategies.transformations import TRANSFORMATIONS
 
 # Plain evaluation, then the mode of each transformation (`transformations.py`).
 MODES = ("value", *dict.fromkeys(row.mode for row in TRANSFORMATIONS.values()))

@@ -21,11 +21,11 @@ from hypothesis.errors import InvalidArgument
 
 from strategies import stacks
 from strategies.cases import program_cases
-from strategies.ir import Var
-from strategies.language import LANGUAGE
-from strategies.opspec import OPS
+from strategies.language.ir import Var
+from strategies.language.opspec import OPS
+from strategies.language.table import LANGUAGE
+from strategies.language.vocabulary import Vocabulary
 from strategies.stacks import LAYERS, Signature, StackCase
-from strategies.vocabulary import Vocabulary
 
 FLOAT32 = np.dtype(np.float32)
 FLOAT64 = np.dtype(np.float64)

@@ -60,12 +60,12 @@ import numpy as np
 from hypothesis import event
 from hypothesis import strategies as st
 
-from strategies.constructs import CONSTRUCTS, THRESHOLDS
-from strategies.domains import MAX_RANK
-from strategies.ir import Block, Eqn, Run, Var, free_names, prune, rename, run
-from strategies.language import LANGUAGE
-from strategies.operands import choose, index, matmul_shape
-from strategies.opspec import CALL
+from strategies.language.constructs import CONSTRUCTS, THRESHOLDS
+from strategies.language.domains import MAX_RANK
+from strategies.language.ir import Block, Eqn, Run, Var, free_names, prune, rename, run
+from strategies.language.operands import choose, index, matmul_shape
+from strategies.language.opspec import CALL
+from strategies.language.table import LANGUAGE
 from strategies.program import Program
 
 # Rewrites drawn in turn on one program (1 to this; shrinks to 1).

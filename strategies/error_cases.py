@@ -12,16 +12,16 @@ from typing import NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from strategies import inputs, shapes
 from strategies.cases import argnums
-from strategies.domains import MAX_RANK
-from strategies.ir import Eqn, Var
-from strategies.opspec import OPS
+from strategies.language import inputs, shapes
+from strategies.language.domains import MAX_RANK
+from strategies.language.ir import Eqn, Var
+from strategies.language.opspec import OPS
+from strategies.language.render import render_function
+from strategies.language.transformations import GRAD, JIT, JVP, VJP, VMAP
+from strategies.language.vocabulary import Vocabulary
 from strategies.program import Program, programs
 from strategies.python_control import defined, needed
-from strategies.render import render_function
-from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP
-from strategies.vocabulary import Vocabulary
 from strategies.wrappers import Wrapper
 
 # Ways to use a leaked value, and the operation each needs (None: an operator).

@@ -20,11 +20,11 @@ from strategies.cases import (
     program_cases,
     vmap_cases,
 )
-from strategies.inputs import GRID, directions
-from strategies.operands import choose
-from strategies.shapes import batch_axes
-from strategies.transformations import REVERSE
-from strategies.vocabulary import Vocabulary
+from strategies.language.inputs import GRID, directions
+from strategies.language.operands import choose
+from strategies.language.shapes import batch_axes
+from strategies.language.transformations import REVERSE
+from strategies.language.vocabulary import Vocabulary
 from strategies.wrappers import argnums_tuple, named
 
 

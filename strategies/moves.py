@@ -32,7 +32,6 @@ from strategies.cases import (
     per_input_axes,
     stacked_with_flips,
 )
-from strategies.evaluation import evaluate
 from strategies.identity_cases import (
     AdjointCase,
     CommuteCase,
@@ -41,12 +40,13 @@ from strategies.identity_cases import (
     LinearityCase,
     VmapGradCase,
 )
+from strategies.language.evaluation import evaluate
 from strategies.program import ProgramCase
 from strategies.pytree_cases import TransformedPackedCase, VmapPackedCase
 from strategies.stacks import StackCase, batched_input
 from strategies.wrappers import named
 
-# The generator's bounds (strategies/inputs.py): inputs in [-2, 2], directions in [-1, 1].
+# The generator's bounds (strategies/language/inputs.py): inputs in [-2, 2], directions in [-1, 1].
 INPUT_BOUND = 2.0
 DIRECTION_BOUND = 1.0
 

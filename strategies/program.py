@@ -22,13 +22,13 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from strategies import inputs, shapes
-from strategies.equations import Scope
-from strategies.ir import Var, all_eqns, prune
-from strategies.language import LANGUAGE
-from strategies.operands import choose, index
-from strategies.render import render_function
-from strategies.vocabulary import supported_names
+from strategies.language import inputs, shapes
+from strategies.language.equations import Scope
+from strategies.language.ir import Var, all_eqns, prune
+from strategies.language.operands import choose, index
+from strategies.language.render import render_function
+from strategies.language.table import LANGUAGE
+from strategies.language.vocabulary import supported_names
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A control program is a generated straight-line program (`programs`) cut in
 three: the equations needed before the `if` (by the predicate, the loop and
 any extra output), those only the `then` result needs, and those only the
 `else` result needs.  The program's values are known at every input set it
-was grown at (`strategies.evaluation.evaluate`), so the threshold of the
+was grown at (`strategies.language.evaluation.evaluate`), so the threshold of the
 predicate `jnp.sum(v) > c` is placed by construction at least `MARGIN` away
 from the predicate's value: no `assume`, no filtering, and the branch taken is known.
 The loop body applies a bounded function (sin, tanh, cos) and then
@@ -40,12 +40,12 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from strategies import inputs, shapes
-from strategies.evaluation import evaluate
-from strategies.ir import Eqn, Var
-from strategies.opspec import SYMBOL
+from strategies.language import inputs, shapes
+from strategies.language.evaluation import evaluate
+from strategies.language.ir import Eqn, Var
+from strategies.language.opspec import SYMBOL
+from strategies.language.render import render_function
 from strategies.program import Program, programs
-from strategies.render import render_function
 
 # The predicate's value is at least this far from the threshold.  A central
 # difference moves it by about h * |d sum / dv| with h <= 1e-3; the oracle

@@ -12,10 +12,10 @@ from typing import NamedTuple
 from hypothesis import strategies as st
 
 from strategies.cases import argnums, draw_batch, draw_out_axes
-from strategies.inputs import directions
+from strategies.language.inputs import directions
+from strategies.language.vocabulary import Vocabulary
 from strategies.program import ProgramCase, programs
 from strategies.pytrees import argument_trees, build, order, relabel, trees
-from strategies.vocabulary import Vocabulary
 from strategies.wrappers import argnums_tuple, named
 
 

@@ -10,10 +10,10 @@ packed result must equal leaf for leaf (`oracles/pytree_order.py`).
 from __future__ import annotations
 
 from strategies import wrappers
+from strategies.language.render import render_function
+from strategies.language.transformations import GRAD, JIT, JVP, VJP, VMAP
 from strategies.pytree_cases import PackedCase
 from strategies.pytrees import build, reads
-from strategies.render import render_function
-from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP
 
 
 def unpacking(packed: PackedCase) -> tuple[str, str]:

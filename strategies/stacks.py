@@ -60,12 +60,11 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from strategies.cases import program_cases
-from strategies.inputs import directions
-from strategies.operands import choose, index, pick
-from strategies.program import ProgramCase
-from strategies.shapes import batch_axes
-from strategies.shapes import input_shapes as shapes_of_inputs
-from strategies.transformations import (
+from strategies.language.inputs import directions
+from strategies.language.operands import choose, index, pick
+from strategies.language.shapes import batch_axes
+from strategies.language.shapes import input_shapes as shapes_of_inputs
+from strategies.language.transformations import (
     GRAD,
     HESSIAN,
     JACFWD,
@@ -78,7 +77,8 @@ from strategies.transformations import (
     VMAP,
     Transformation,
 )
-from strategies.vocabulary import Vocabulary
+from strategies.language.vocabulary import Vocabulary
+from strategies.program import ProgramCase
 from strategies.wrappers import argnums_tuple, define, names, tuple_of
 
 # Layer names, simplest first: shrinking moves a layer towards `jit`.  Every

@@ -59,14 +59,14 @@ import numpy as np
 from hypothesis import event
 from hypothesis import strategies as st
 
-from strategies import inputs
-from strategies.equations import Scope
-from strategies.evaluation import evaluate
-from strategies.ir import Var, all_eqns, prune
-from strategies.language import LANGUAGE
-from strategies.operands import choose
+from strategies.language import inputs
+from strategies.language.equations import Scope
+from strategies.language.evaluation import evaluate
+from strategies.language.ir import Var, all_eqns, prune
+from strategies.language.operands import choose
+from strategies.language.table import LANGUAGE
+from strategies.language.vocabulary import Vocabulary
 from strategies.program import Program
-from strategies.vocabulary import Vocabulary
 
 NAMES = ("n", "m")
 BATCH = 2  # input sets per size assignment: a vmap property's batch

@@ -12,12 +12,12 @@ size.  Names: inputs `x<i>_<a>` (input i at assignment a), tangents
 
 from __future__ import annotations
 
+from strategies.language.transformations import GRAD, JIT, JVP, VMAP
 from strategies.symbolic import SymbolicCase
-from strategies.transformations import GRAD, JIT, JVP, VMAP
 from strategies.wrappers import Wrapper, define, names, tuple_of
 
 # What `staged` can stage: f itself, or its jvp, grad (of a weighted loss) or vmap
-# (tests/meta/test_tables.py holds it to strategies/transformations.py).
+# (tests/meta/test_tables.py holds it to strategies/language/transformations.py).
 TRANSFORMS = ("value", "jvp", "grad", "vmap")
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from strategies.language.transformations import GRAD, JIT, JVP, VJP, VMAP
 from strategies.program import Program
-from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP
 
 
 class Wrapper(NamedTuple):

@@ -46,10 +46,10 @@ from strategies.cases import (
     program_cases,
 )
 from strategies.cell_cases import builds, cell_cases
-from strategies.inputs import directions
-from strategies.language import FEATURES, LANGUAGE
-from strategies.opspec import OPS
-from strategies.transformations import REVERSE
+from strategies.language.inputs import directions
+from strategies.language.opspec import OPS
+from strategies.language.table import FEATURES, LANGUAGE
+from strategies.language.transformations import REVERSE
 
 # Each example runs up to 25 cells in 6 modes where another property runs one program
 # in one mode, so it gets a twentieth of the profile's examples: 3 in `ci` (every cell

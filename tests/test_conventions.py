@@ -1,6 +1,6 @@
 """The contract's conventions at kinks and domain edges (docs/sut-api.md).
 
-Each row of `strategies.conventions.CONVENTIONS` is a function evaluated on
+Each row of `strategies.language.conventions.CONVENTIONS` is a function evaluated on
 its kink or edge: `maximum` and `minimum` at a tie, `max` and `min` over an
 axis at a tie, `clip` at its bounds,
 `abs` and `sign` at 0, `where` with its predicate at a tie and with a
@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from oracles.conventions import check_convention
 from oracles.sut import features_in
-from strategies.conventions import CONVENTIONS
-from strategies.inputs import directions
+from strategies.language.conventions import CONVENTIONS
+from strategies.language.inputs import directions
 
 MODES = ("jvp", "vjp")
 

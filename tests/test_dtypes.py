@@ -32,8 +32,8 @@ from strategies.dtypes import (
     promoting,
     stack_in_dtypes,
 )
-from strategies.evaluation import evaluate
-from strategies.inputs import directions
+from strategies.language.evaluation import evaluate
+from strategies.language.inputs import directions
 from strategies.wrappers import named
 from tests.test_stacks import supported_layers
 

@@ -24,11 +24,11 @@ from oracles.experiment import Experiment, flatten
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_raises, verify_returns
-from strategies.inputs import directions
-from strategies.render import render_function, render_module
+from strategies.language.inputs import directions
+from strategies.language.render import render_function, render_module
+from strategies.language.transformations import REVERSE
 from strategies.symbolic import SymbolicCase, symbolic_cases
 from strategies.symbolic_wrappers import arguments, refused, staged
-from strategies.transformations import REVERSE
 
 pytestmark = pytest.mark.needs("shape_polymorphism", "jit")
 

@@ -36,7 +36,7 @@ from strategies.program import ProgramCase
 from strategies.wrappers import Wrapper
 
 # Transformations a refusal is checked under, simplest first (shrinking goes
-# there); tests/meta/test_tables.py holds it to strategies/transformations.py.
+# there); tests/meta/test_tables.py holds it to strategies/language/transformations.py.
 TRANSFORMS = ("eager", "jit", "grad", "vmap", "jvp", "vjp")
 
 

@@ -40,7 +40,7 @@ from strategies.identity_cases import (
     linearity_cases,
     vmap_grad_cases,
 )
-from strategies.transformations import TRANSFORMATIONS
+from strategies.language.transformations import TRANSFORMATIONS
 from strategies.wrappers import named
 
 # ----------------------------------------------------------------------------- adjoint
@@ -129,7 +129,7 @@ def test_grad_is_vjp_of_unit_cotangent(sut, reference, vocabulary, data):
 # ----------------------------------------------------------------------------- jit commutes
 
 # Every transformation but jit itself and the derived ones
-# (strategies/transformations.py): `jit(jacfwd(f))` and `jacfwd(jit(f))` are
+# (strategies/language/transformations.py): `jit(jacfwd(f))` and `jacfwd(jit(f))` are
 # stacks of tests/test_jacobians.py, each held to the same meaning.
 TRANSFORMS = tuple(name for name, row in TRANSFORMATIONS.items()
                    if name != "jit" and not row.derived)

@@ -13,7 +13,7 @@ from oracles.values import check_jit
 from oracles.verify import verify, verify_returns
 from strategies import wrappers
 from strategies.cases import inputs_of, program_cases, two_shape_cases
-from strategies.evaluation import evaluate
+from strategies.language.evaluation import evaluate
 
 
 @pytest.mark.needs("jit")

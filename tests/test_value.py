@@ -15,7 +15,7 @@ from oracles.values import check_value
 from oracles.verify import verify
 from strategies import wrappers
 from strategies.cases import program_cases
-from strategies.evaluation import evaluate
+from strategies.language.evaluation import evaluate
 from strategies.program import programs
 
 

@@ -28,10 +28,10 @@ from oracles.amplify import MAX_TRIALS, jitter, rounded, search
 from oracles.errors import Mismatch
 from oracles.reproducer import equations
 from oracles.sut import resolve
-from strategies.ir import OutOfDomain
+from strategies.language.ir import OutOfDomain
+from strategies.language.vocabulary import vocabulary_for
 from strategies.moves import moved
 from strategies.program import programs
-from strategies.vocabulary import vocabulary_for
 from tests import (
     test_grad,
     test_identities,

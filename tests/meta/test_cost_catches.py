@@ -23,7 +23,7 @@ import refimpl
 from oracles import cost
 from oracles.cost_bounds import TIMING_FACTOR, TIMING_GROWTH, TIMING_REPEATS, TIMING_ROUNDS
 from oracles.sut import ATTRIBUTES, from_module, resolve
-from strategies.vocabulary import vocabulary_for
+from strategies.language.vocabulary import vocabulary_for
 from tests import test_cost, test_grad, test_value
 
 PER_ELEMENT = "tests.broken.grad_per_element"

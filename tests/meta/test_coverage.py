@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from oracles.experiment import case_experiment
 from strategies import cell_cases, coverage, wrappers
 from strategies.cases import inputs_of
-from strategies.ir import Eqn, Var, all_eqns
-from strategies.operands import operand_ranks
-from strategies.opspec import OPS
+from strategies.language.ir import Eqn, Var, all_eqns
+from strategies.language.operands import operand_ranks
+from strategies.language.opspec import OPS
 from strategies.program import Program, ProgramCase, programs
 
 pytestmark = pytest.mark.meta
@@ -201,7 +201,7 @@ def test_most_drawn_scans_let_their_carry_meet_their_row():
     """A scan step where the carry never meets the row is a map beside a fold, and
     every rule about step order holds on it vacuously.  Measured on 600 programs
     as test_grad draws them: 12 of 139 scans met before the step opened with a
-    meeting (strategies/constructs.py, build_scan), 68 of 152 after; a third of
+    meeting (strategies/language/constructs.py, build_scan), 68 of 152 after; a third of
     them is the bar.  Drawn over 600 programs: 300 held as few as 52 scans, 15
     of them meeting, where another draw of 300 held 32 of 61."""
     scans = []

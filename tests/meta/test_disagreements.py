@@ -37,10 +37,10 @@ from strategies.identity_cases import (
     grad_vjp_cases,
     linearity_cases,
 )
-from strategies.ir import Eqn, Var
+from strategies.language.ir import Eqn, Var
+from strategies.language.render import PRELUDE
+from strategies.language.vocabulary import vocabulary_for
 from strategies.program import Program, ProgramCase
-from strategies.render import PRELUDE
-from strategies.vocabulary import vocabulary_for
 from strategies.wrappers import named
 from tests.meta.test_broken_suts import saved_reproducer
 

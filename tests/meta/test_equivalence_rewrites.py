@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from strategies.equivalences import REWRITES, Names, check_identity, values_at
-from strategies.ir import Block, Eqn, Var, prune
+from strategies.language.ir import Block, Eqn, Var, prune
+from strategies.language.render import render_function
 from strategies.program import Program, ProgramCase, programs
-from strategies.render import render_function
 
 pytestmark = pytest.mark.meta
 

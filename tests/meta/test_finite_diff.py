@@ -14,7 +14,7 @@ from hypothesis.errors import Unsatisfiable
 from oracles import finite_diff
 from oracles.errors import GeneratorBug, TooSharp
 from oracles.tolerance import FD_SHARP_DERIVATIVE, FD_STEPS
-from strategies.ir import Eqn, Var
+from strategies.language.ir import Eqn, Var
 from strategies.program import Program
 
 X, Y = Var("x0", ()), Var("v0", ())

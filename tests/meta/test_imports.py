@@ -127,3 +127,13 @@ def test_the_check_sees_a_cycle_and_a_hidden_import(tmp_path):
     edges, hidden = import_graph(tmp_path, ("refimpl",))
     assert cycles(edges) == [["refimpl.a", "refimpl.b"]]
     assert hidden == [f"{pathlib.Path('refimpl', 'a.py')}:4 imports refimpl.c inside a function"]
+
+
+def test_the_language_imports_nothing_else_of_strategies():
+    """strategies/language/ is the core the case strategies build on: a module of it that
+    imported one of theirs would make the two one tangle again."""
+    edges, _ = import_graph(ROOT)
+    outside = {f"{module} imports {target}" for module, targets in edges.items()
+               if module.startswith("strategies.language.") for target in targets
+               if target.startswith("strategies.") and not target.startswith("strategies.language")}
+    assert not outside, "\n".join(sorted(outside))

@@ -1,7 +1,7 @@
 """Every literal jaxcheck writes into a program or a reproducer reads back bit for bit.
 
 Inputs, expected values, error estimates and module constants are written by
-`strategies.render.array_literal`, constants inside a program by
+`strategies.language.render.array_literal`, constants inside a program by
 `operand_source`; a reproducer is only as good as its literals, and `repr`
 writes `nan` and `inf`, which a script does not define.  Each literal here
 is rendered, executed, and compared with the original by its bits.
@@ -22,7 +22,7 @@ from hypothesis.extra.numpy import array_shapes, arrays
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation, script
 from oracles.tolerance import EXACT
-from strategies.render import (
+from strategies.language.render import (
     PRELUDE,
     array_literal,
     float_literal,

@@ -30,7 +30,7 @@ from oracles.sut import Sut, resolve
 from oracles.tolerance import EXACT
 from oracles.verify import verify, verify_raises
 from strategies.cases import grad_cases, program_cases
-from strategies.vocabulary import Vocabulary
+from strategies.language.vocabulary import Vocabulary
 from tests.meta.command import jaxcheck, verdicts
 
 pytestmark = pytest.mark.meta

@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 import refimpl
-from strategies import inputs, shapes
-from strategies.evaluation import evaluate
-from strategies.ir import all_eqns
-from strategies.language import LANGUAGE
+from strategies.language import inputs, shapes
+from strategies.language.evaluation import evaluate
+from strategies.language.ir import all_eqns
+from strategies.language.render import load, render_function, render_module
+from strategies.language.table import LANGUAGE
+from strategies.language.vocabulary import supported_names, vocabulary_for
 from strategies.program import programs
-from strategies.render import load, render_function, render_module
-from strategies.vocabulary import supported_names, vocabulary_for
 
 # One xdist group: `test_every_operation_appeared` reads what the generator
 # property saw, so both must run in one worker (tox runs `--dist loadgroup`).

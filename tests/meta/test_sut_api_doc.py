@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from oracles.sut import CONTRACT, EXTRA_FEATURES, OPTIONAL_NAMES
-from strategies.opspec import OPS, SYMBOL
+from strategies.language.opspec import OPS, SYMBOL
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "sut-api.md"
 
@@ -58,9 +58,10 @@ def test_every_extra_feature_is_documented():
 def test_the_optional_names_are_listed_by_the_command_the_page_gives():
     """The page names the command that prints the optional names, rather than a copy
     of them: the operation table is their one home."""
-    assert "python -m strategies.opspec" in DOC.read_text()
-    listed = subprocess.run([sys.executable, "-m", "strategies.opspec"], cwd=DOC.parents[1],
-                            capture_output=True, text=True, timeout=60, check=True).stdout
+    assert "python -m strategies.language.opspec" in DOC.read_text()
+    listed = subprocess.run([sys.executable, "-m", "strategies.language.opspec"],
+                            cwd=DOC.parents[1], capture_output=True, text=True, timeout=60,
+                            check=True).stdout
     for name in sorted(OPTIONAL_NAMES["numpy"]):  # a row's name, or a function it calls
         assert f"`{name}`" in listed, listed
 

@@ -12,8 +12,8 @@ from oracles.errors import SutBadOutput
 from oracles.experiment import Experiment, flatten
 from oracles.reference import from_reference, judges
 from oracles.sut import WRAPPERS, SutError, from_module, resolve
-from strategies.transformations import DERIVED
-from strategies.vocabulary import supported_names as vocabulary
+from strategies.language.transformations import DERIVED
+from strategies.language.vocabulary import supported_names as vocabulary
 
 pytestmark = pytest.mark.meta
 ROOT = Path(__file__).resolve().parents[2]

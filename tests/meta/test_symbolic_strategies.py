@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies.constructs import CONSTRUCTS
-from strategies.evaluation import evaluate
-from strategies.language import LANGUAGE
-from strategies.opspec import OPS
+from strategies.language.constructs import CONSTRUCTS
+from strategies.language.evaluation import evaluate
+from strategies.language.opspec import OPS
+from strategies.language.table import LANGUAGE
+from strategies.language.vocabulary import vocabulary_for
 from strategies.symbolic import symbolic_cases, symbolic_uses
-from strategies.vocabulary import vocabulary_for
 
 # One worker for the file: the second test reads what the first drew (`loadgroup`
 # in tox.ini keeps a group together; split, the second skipped).

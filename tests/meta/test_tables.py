@@ -1,6 +1,6 @@
 """One table per fact: a list of transformations that cannot derive from its table is held to it.
 
-The transformations are the rows of `strategies/transformations.py`.  Most
+The transformations are the rows of `strategies/language/transformations.py`.  Most
 lists derive from them (the contract's top level, the coverage modes, the
 stack layers, the constructs that apply one inside a program); a few keep an
 order of their own, because the order is what Hypothesis draws from and
@@ -12,8 +12,8 @@ table fails here until every list has taken it or said why not.
 import pytest
 
 from strategies import stacks, symbolic_wrappers
-from strategies.constructs import CONSTRUCTS
-from strategies.transformations import DERIVED, TRANSFORMATIONS
+from strategies.language.constructs import CONSTRUCTS
+from strategies.language.transformations import DERIVED, TRANSFORMATIONS
 from tests import test_cells, test_errors, test_identities, test_pytrees
 
 pytestmark = pytest.mark.meta
@@ -55,6 +55,6 @@ def test_a_list_of_transformations_is_the_table_or_says_what_it_leaves_out(name)
     names, others, left_out, why = LISTS[name]
     listed = set(names) - set(others)
     assert listed == set(TRANSFORMATIONS) - set(left_out), (
-        f"{name} lists {sorted(listed)}; the table (strategies/transformations.py) has "
+        f"{name} lists {sorted(listed)}; the table (strategies/language/transformations.py) has "
         f"{sorted(TRANSFORMATIONS)}, of which it leaves out {sorted(left_out)}: {why or 'none'}")
     assert len(listed) == len(names) - len(set(names) & set(others)), f"{name} repeats a name"

@@ -47,7 +47,7 @@ IN_CALL = {
     "numpy_isfinite": "numpy.isfinite was replaced",
     "builtins_abs": "builtins.abs was replaced",
     "oracles_compare": "oracles.compare._mismatched was replaced",
-    "strategies_module": "strategies.evaluation.evaluate was replaced",
+    "strategies_module": "strategies.language.evaluation.evaluate was replaced",
     "reference_module": "refimpl.jvp was replaced",
 }
 # Changes Python refuses: the wrong jvp fails as it would anyway.

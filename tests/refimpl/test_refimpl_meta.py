@@ -12,7 +12,7 @@ from refimpl.linearize import partial_eval_rules
 from refimpl.primitives import NUMPY_FUNCTIONS
 from refimpl.transpose import transpose_rules
 from refimpl.vmap import vmap_rules
-from strategies.opspec import OPS
+from strategies.language.opspec import OPS
 
 jnp, lax = R.numpy, R.lax
 HIGHER_ORDER = {"jit", "cond", "scan", "while"}
@@ -31,7 +31,7 @@ def test_every_primitive_has_every_applicable_rule(prim):
 
 @pytest.mark.parametrize("op", list(OPS))
 def test_every_operation_of_the_language_has_its_primitives_and_their_rules(op):
-    """The language's row of `op` (strategies/opspec.py) names the primitives
+    """The language's row of `op` (strategies/language/opspec.py) names the primitives
     that implement it in refimpl: each must exist, with every rule it needs."""
     by_name = {prim.name: prim for prim in PRIMITIVES}
     for name in OPS[op].primitives:

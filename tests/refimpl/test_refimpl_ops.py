@@ -5,8 +5,8 @@ from helpers_refimpl import check_transforms, rng_args
 
 import refimpl
 from oracles.sut import CONTRACT
-from strategies import operands
-from strategies.opspec import OPS as TABLE
+from strategies.language import operands
+from strategies.language.opspec import OPS as TABLE
 
 # name: (program over a namespace `n`, argument shapes, positive inputs?)
 OPS = {
@@ -178,7 +178,7 @@ OPS.update({spec.name: (lambda n, name=spec.name: lambda x: getattr(n, name)(0.5
 
 def test_every_numpy_function_of_the_contract_has_a_row():
     """A row is named after the function it tests (or starts with its name and `_`),
-    so an operation added to the language (strategies/opspec.py) lacks one here."""
+    so an operation added to the language (strategies/language/opspec.py) lacks one here."""
     missing = [function for function in CONTRACT["numpy"]
                if not any(name == function or name.startswith(f"{function}_") for name in OPS)]
     assert not missing, f"no row of OPS tests {missing}"

@@ -5,7 +5,7 @@ Every figure is computed here from refimpl's source, with `ast` and `tokenize`.
 A *line of code* is a line holding code: not blank, not a comment, not a docstring.
 
 * **Lines per operation**: all of refimpl's lines of code over the number of
-  operations of the language it implements (`strategies.opspec.OPS`): what the
+  operations of the language it implements (`strategies.language.opspec.OPS`): what the
   whole costs per thing it does.
 * **Rule lines per primitive.**  A module's *rule code* is each top-level
   statement that defines a primitive or registers one of its rules (it assigns
@@ -39,7 +39,7 @@ import pytest
 import refimpl
 from refimpl import primitives
 from refimpl.core import PRIMITIVES
-from strategies.opspec import OPS
+from strategies.language.opspec import OPS
 
 ROOT = pathlib.Path(refimpl.__file__).parent
 FIRST_ORDER = [p for p in PRIMITIVES if getattr(primitives, f"{p.name}_p", None) is p]

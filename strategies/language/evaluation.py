@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.ir import Run, run
-from strategies.language import LANGUAGE
+from strategies.language.ir import Run, run
+from strategies.language.table import LANGUAGE
 
 
 def evaluate(program, inputs, *, switches: list | None = None, checked: bool = False) -> tuple:

@@ -81,7 +81,7 @@ class OutOfDomain(Exception):
 
 @dataclass(frozen=True)
 class Run:
-    """One evaluation: the table its equations are looked up in (`language.LANGUAGE`), and
+    """One evaluation: the table its equations are looked up in (`table.LANGUAGE`), and
     what it records (`switches`) and checks (`checked`).
 
     The table is an argument, not an import: the constructs in it evaluate

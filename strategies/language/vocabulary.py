@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from hypothesis.errors import InvalidArgument
 
-from strategies.language import FEATURES, LANGUAGE, REVERSE_FEATURES
-from strategies.opspec import OPS
+from strategies.language.opspec import OPS
+from strategies.language.table import FEATURES, LANGUAGE, REVERSE_FEATURES
 
 
 def supported_names(unsupported=frozenset(), *, only=None) -> tuple[str, ...]:

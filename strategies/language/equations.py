@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from strategies.ir import Eqn, Run, Var, operand_value
-from strategies.operands import LITERALS, choose, fitting, index, operand_ranks
+from strategies.language.ir import Eqn, Run, Var, operand_value
+from strategies.language.operands import LITERALS, choose, fitting, index, operand_ranks
 
 
 class Scope:

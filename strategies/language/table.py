@@ -10,9 +10,9 @@ which SUT features each needs, for `__sut_unsupported__`.
 
 from __future__ import annotations
 
-from strategies.constructs import CONSTRUCTS
-from strategies.opspec import FEATURES as OP_FEATURES
-from strategies.opspec import OPS
+from strategies.language.constructs import CONSTRUCTS
+from strategies.language.opspec import FEATURES as OP_FEATURES
+from strategies.language.opspec import OPS
 
 LANGUAGE = {**OPS, **CONSTRUCTS}
 

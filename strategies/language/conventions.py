@@ -34,7 +34,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from strategies.inputs import arrays
+from strategies.language.inputs import arrays
 
 # Shapes of the inputs: small, since a convention is per element.
 SHAPES = hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3)

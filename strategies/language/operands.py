@@ -27,7 +27,7 @@ from functools import cache
 import numpy as np
 from hypothesis import strategies as st
 
-from strategies.domains import (
+from strategies.language.domains import (
     MAX_DIM,
     MAX_RANK,
     VALUE_CAP,

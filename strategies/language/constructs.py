@@ -33,11 +33,21 @@ from typing import ClassVar
 import numpy as np
 from hypothesis import strategies as st
 
-from strategies.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
-from strategies.ir import Block, Eqn, OutOfDomain, Run, Var, call, free_names, prune, rename
-from strategies.operands import choose, pick
-from strategies.opspec import SYMBOL, compare
-from strategies.transformations import GRAD, JIT, JVP, VJP, VMAP, Transformation
+from strategies.language.domains import KINK_MARGIN, MAX_RANK, VALUE_CAP
+from strategies.language.ir import (
+    Block,
+    Eqn,
+    OutOfDomain,
+    Run,
+    Var,
+    call,
+    free_names,
+    prune,
+    rename,
+)
+from strategies.language.operands import choose, pick
+from strategies.language.opspec import SYMBOL, compare
+from strategies.language.transformations import GRAD, JIT, JVP, VJP, VMAP, Transformation
 
 # Equations in a block (drawn 0..this; shrinks to 0, a block returning its parameter).
 MAX_BLOCK_EQNS = 4
@@ -80,7 +90,7 @@ class Construct:
     * ``reverse_feature``: the SUT feature reverse mode through it needs, where
       an SUT may refuse it (JAX does for while_loop).  Such a construct is never
       put inside a nested `grad`, and reverse-mode properties leave it out for
-      an SUT that declares the feature unsupported (`language.REVERSE_FEATURES`);
+      an SUT that declares the feature unsupported (`table.REVERSE_FEATURES`);
       `tests/test_grad.py::test_grad_through_while_loop_matches_finite_differences`
       holds an SUT that offers it to account.
     """
@@ -369,7 +379,7 @@ def _inner(draw, scope, x, *, rows=False, derivative=False, reverse=False, kind=
     """A one-parameter inner function `inner<n>(a0)` (or `<kind><n>`) over `x` (over each
     row of `x` if `rows`); not `g<n>`, the name of a transformation stack's layers
     (strategies/stacks.py), since a block that captures nothing is defined beside them
-    (strategies/render.py).  `forward`: forward mode differentiates it (`Scope.child`)."""
+    (strategies/language/render.py).  `forward`: forward mode differentiates it (`Scope.child`)."""
     (param,) = _param_vars(scope, [x.shape[1:] if rows else x.shape])
     envs = [{**env, param.name: row} for env in scope.envs
             for row in (_rows(env[x.name]) if rows else [env[x.name]])]

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
 
-from strategies.domains import MAX_DIM, MAX_RANK
-from strategies.operands import choose
+from strategies.language.domains import MAX_DIM, MAX_RANK
+from strategies.language.operands import choose
 
 
 def check_type(name: str, value, kind) -> None:

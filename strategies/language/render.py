@@ -12,9 +12,9 @@ import struct
 
 import numpy as np
 
-from strategies.constructs import CONSTRUCTS
-from strategies.ir import Block, Eqn, Var
-from strategies.language import LANGUAGE
+from strategies.language.constructs import CONSTRUCTS
+from strategies.language.ir import Block, Eqn, Var
+from strategies.language.table import LANGUAGE
 
 PRELUDE = "import numpy as np\n\njnp = sut.numpy\n"
 

@@ -27,9 +27,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from strategies import operands
-from strategies.domains import KINK_MARGIN, MAX_CONDITION, NONZERO_FLOOR, POSITIVE_FLOOR
-from strategies.ir import OutOfDomain
+from strategies.language import operands
+from strategies.language.domains import KINK_MARGIN, MAX_CONDITION, NONZERO_FLOOR, POSITIVE_FLOOR
+from strategies.language.ir import OutOfDomain
 
 CALL = "call"
 OPERATOR = "operator"
