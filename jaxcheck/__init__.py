@@ -6,8 +6,10 @@ folders a run writes), `runner` (child processes a crash or a hang cannot
 take down), `channel` (what a child tells the parent), `childlog` (what it
 prints, copied into its log by the parent) and `child` (its pytest plugin
 inside each child), `database` (`--db`, and a database that
-fails mid-run), `table` (what a run prints), `replay`, `report` (the
-conformance matrix), `profiles` (the Hypothesis profiles, shared with
-conftest.py).  The command runs from a checkout: it runs the
-properties in `tests/`.
+fails mid-run), `known` (`--known`, a findings baseline), `table` (what a
+run prints), `junit` (`--junit-xml`), `replay`, `report` (the conformance
+matrix), `profiles` (the Hypothesis profiles, shared with the properties'
+pytest plugin, `plugin`, which `pytest_entry` brings into a user's own
+pytest run).  The command runs the properties in `tests/`: a clone's, or
+those the wheel installs as `jaxcheck.tests` (backend/jaxcheck_build.py).
 """

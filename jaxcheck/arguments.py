@@ -7,7 +7,7 @@ traceback from deep inside it (`--minutes nan` reached the status line).
 Each function here is an argparse `type`: it turns the text given into the
 value, or refuses it with `argparse.ArgumentTypeError`, which argparse
 prints after the usage as one line, "jaxcheck hunt: error: argument
---minutes: expected a positive number, got 'nan'", and exits 2.  conftest.py
+--minutes: expected a positive number, got 'nan'", and exits 2.  jaxcheck/plugin.py
 shares `sut_timeout`, so plain pytest refuses what the command refuses.
 `tests/meta/test_jaxcheck_inputs.py` holds the table of bad inputs.
 """

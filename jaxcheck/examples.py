@@ -4,9 +4,9 @@ Hypothesis lets a plugin replace a property's body (`test.hypothesis.inner_test`
 public API, as pytest-trio does); `wrapped` does that for one pytest item
 while it runs.  Three users: the `jaxcheck` child plugin counts examples and
 ends a hunt's time slice (jaxcheck/child.py); every run keeps JAX's memory
-bounded (`MemoryBound`, registered by conftest.py); every run amplifies
+bounded (`MemoryBound`, registered by jaxcheck/plugin.py); every run amplifies
 a value mismatch once Hypothesis has shrunk it (`amplifying`, registered by
-conftest.py innermost, so its extra runs of the body are not examples); and
+the plugin innermost, so its extra runs of the body are not examples); and
 a run with a shrink goal stops shrinking once a failure is small enough
 (`shrinking_until`).
 """
@@ -88,7 +88,7 @@ def shrinking_until(equations: int) -> Callable[[Callable], Callable]:
     it checks after every failing example: lowering it to 0 stops there, and
     Hypothesis reports the smallest failure so far by its own order (this
     one, or a shorter one, which the kill matrix holds to its limit too).
-    The caller restores the constant (conftest.py)."""
+    The caller restores the constant (jaxcheck/plugin.py)."""
 
     def wrap(inner: Callable) -> Callable:
         def body(*args, **kwargs):

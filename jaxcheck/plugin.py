@@ -96,7 +96,7 @@ def _shrink_until_done() -> None:
         raise pytest.UsageError(
             f"hypothesis {hypothesis.__version__} has no engine.MAX_SHRINKING_SECONDS: the "
             f"profiles {sorted(profiles.UNTIMED_SHRINKING)} cannot lift its shrinking time limit; "
-            "see _shrink_until_done in conftest.py")
+            "see _shrink_until_done in jaxcheck/plugin.py")
     engine.MAX_SHRINKING_SECONDS = math.inf
 
 

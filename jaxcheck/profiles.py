@@ -1,4 +1,4 @@
-"""The Hypothesis profiles of the suite, one home for pytest (conftest.py) and the command.
+"""The Hypothesis profiles of the suite, one home for pytest (jaxcheck/plugin.py) and the command.
 
 `ci` is what tox and CI run, the same examples every time; `triage` a first
 look at a new system (`jaxcheck check --quick`); `thorough` the
@@ -37,7 +37,7 @@ PROFILES = {
     # neither of Hypothesis's clocks may decide them: after a first failure it
     # looks for other bugs for up to 10 s (report_multiple_bugs=False stops at
     # the first failure, found by count), and it stops shrinking after 300 s
-    # (conftest lifts that for UNTIMED_SHRINKING; the count limit of 500
+    # (the plugin lifts that for UNTIMED_SHRINKING; the count limit of 500
     # successful shrinks stays, and `--max-shrinks` lowers it).  Why,
     # measured: docs/performance.md, "Time to find a bug".
     # triage: a newcomer's first look at a new system (`check --quick`): a few

@@ -9,7 +9,7 @@ correct SUT must refuse the program (`refusal_script`), it exits 1 if the
 SUT returns instead of raising; where an output's dtype is wrong
 (`dtype_script`), it says which.  It is attached to the failing exception
 as a note (so it is the failure message) and saved under
-`counterexamples/` by conftest.
+`counterexamples/` by the properties' plugin (jaxcheck/plugin.py).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def _exit(expectation: Expectation) -> str:
 
 
 def sut_import(name: str) -> str:
-    """Source that binds `sut` to the SUT called `name`, as conftest resolves it."""
+    """Source that binds `sut` to the SUT called `name`, as oracles/sut.py resolves it."""
     if name in _IMPORTS:
         return _IMPORTS[name]
     module, _, attribute = module_path(name).partition(":")

@@ -12,7 +12,7 @@ environment never carries its library (see tox.ini).
 * `suts.dual_numbers`: a toy forward-mode implementation on NumPy, the
   running example of docs/writing-a-shim.md.
 
-This package is not installed with jaxcheck (pyproject.toml lists the
-packages that are): run the command from the checkout's root, which the
-command puts on its children's path.
+Installed from the wheel, this package is `jaxcheck.suts`, and each shim
+is still named `suts.<module>` (oracles/names.py); each shim's system comes
+as the extra of its name (`pip install 'jaxcheck[torch]'`).
 """
