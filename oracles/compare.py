@@ -115,6 +115,18 @@ def _agree(actual, expected, tol, error) -> np.ndarray:
                 | (actual == expected) | (np.isnan(actual) & np.isnan(expected)))
 
 
+def relative_error(actual, expected):
+    """|actual - expected| / |expected|, element by element: 0 where they are the same
+    (NaN and NaN, an infinity and itself), infinite where only `expected` is 0.  One
+    definition for the failure's message and the reproducer, which prints it with
+    this function's source (oracles/reproducer.py), so `check` and `replay` say
+    one relative error of one comparison."""
+    actual, expected = np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        error = np.abs(actual - expected) / np.abs(expected)
+    return np.where((actual == expected) | (np.isnan(actual) & np.isnan(expected)), 0.0, error)
+
+
 def _worst(i, actual, expected, tol, error) -> _Worst:
     with np.errstate(invalid="ignore", divide="ignore"):
         limit = allowed(expected, tol, error)
@@ -122,9 +134,7 @@ def _worst(i, actual, expected, tol, error) -> _Worst:
                           np.nan_to_num(np.abs(actual - expected) / limit, nan=np.inf))
     worst = np.unravel_index(np.argmax(excess), np.shape(actual)) if np.ndim(actual) else ()
     a, e = float(np.asarray(actual)[worst]), float(np.asarray(expected)[worst])
-    with np.errstate(invalid="ignore"):
-        relative = abs(a - e) / abs(e) if e else np.inf
-    return _Worst(float(np.asarray(excess)[worst]), float(relative), i,
+    return _Worst(float(np.asarray(excess)[worst]), float(relative_error(a, e)), i,
                   tuple(int(k) for k in worst), a, e,
                   float(np.broadcast_to(limit, np.shape(actual))[worst]))
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import os
 import re
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from oracles.compare import relative_error
 from oracles.experiment import Experiment
 from oracles.names import module_path
 from oracles.tolerance import Tolerance
@@ -62,7 +64,7 @@ _LEAVES = '''def leaves(tree):
 '''
 
 _COMPARE = '''
-''' + _LEAVES + '''
+''' + _LEAVES + "\n\n" + inspect.getsource(relative_error) + '''
 
 
 def compare(actual, expected, error):
@@ -87,7 +89,7 @@ def compare(actual, expected, error):
         same = (a == e) | (np.isnan(a) & np.isnan(e))  # the same NaN or infinity agrees
         with np.errstate(invalid="ignore"):
             abs_err = np.where(same, 0.0, np.abs(a - e))
-            rel_err = np.where(same, 0.0, abs_err / np.maximum(np.abs(e), np.finfo(float).tiny))
+            rel_err = relative_error(a, e)
             allowed = ATOL + RTOL * np.abs(e) + ERROR_FACTOR * err
             times = np.where(same, 0.0, abs_err / allowed)
         print(f"  max abs error {abs_err.max(initial=0):.3g}, "

@@ -11,6 +11,7 @@ scripts print.
 """
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -23,6 +24,8 @@ import pytest
 from jaxcheck import replay
 from jaxcheck.cli import main
 from oracles import reproducer
+from oracles.compare import assert_close
+from oracles.errors import Mismatch
 from oracles.experiment import Experiment
 from oracles.reproducer import Expectation
 from oracles.tolerance import EXACT
@@ -161,6 +164,21 @@ def test_a_mismatch_shows_the_first_output_out_of_tolerance_and_the_verdict(
     path = _saved(here, reproducer.script(EXPERIMENT, "replay_sut", expectation))
     result = replay.replay(path)
     assert (result.outcome, result.detail) == ("still fails", shows)
+
+
+@pytest.mark.parametrize("expected", [0.0, 2.0, -3.0], ids=["zero", "two", "minus three"])
+def test_replay_says_the_relative_error_check_says(here, monkeypatch, expected):
+    """One comparison, one relative error: the failure's message under `check` and the
+    reproducer's line under `replay` (the SUT returns 3.0 where `expected` is due)."""
+    monkeypatch.setenv("REPLAY_SUT", "return")
+    with pytest.raises(Mismatch) as raised:
+        assert_close((np.array([3.0]),), (np.array([expected]),), EXACT, "the test")
+    in_check = re.search(r"rel error (\S+)\)", str(raised.value))[1]
+    expectation = Expectation((np.array([expected]), np.array([3.0])), "the test", EXACT)
+    detail = replay.replay(_saved(here, reproducer.script(EXPERIMENT, "replay_sut",
+                                                          expectation))).detail
+    assert re.search(r"max rel error (\S+),", detail)[1] == in_check, (detail, in_check)
+    assert (in_check == "inf") == (expected == 0.0), in_check
 
 
 HANGS = '''"""jaxcheck reproducer: a call that hangs, with a process of its own."""
