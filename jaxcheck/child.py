@@ -60,7 +60,7 @@ from jaxcheck.database import DB_ENV, Guarded, open_database
 from jaxcheck.examples import wrapped
 from jaxcheck.known import Baseline, known_failure
 from jaxcheck.known import read as read_known
-from jaxcheck.lifetime import end_with_parent
+from jaxcheck.lifetime import end_soon, end_with_parent
 from oracles import reproducer
 from oracles.inflight import InFlight
 from oracles.reproducer import FAILURE_KEY, call_script
@@ -322,6 +322,14 @@ def pytest_load_initial_conftests(early_config, parser, args):
     """The child guards its lifetime before conftest imports the SUT, which may start
     processes or hang as it imports (`lifetime.end_with_parent`)."""
     end_with_parent()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    """The child's work is done: if the SUT then keeps it alive (a non-daemon thread,
+    an exit handler that hangs), it is ended soon, saying so (`lifetime.end_soon`)."""
+    child = session.config.pluginmanager.get_plugin("jaxcheck-child-state")
+    end_soon(int(exitstatus), child.trouble if child else print)
 
 
 @pytest.hookimpl(trylast=True)

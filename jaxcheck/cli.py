@@ -33,6 +33,7 @@ from jaxcheck import (
     known,
     probe,
     profiles,
+    reaper,
     record,
     replay,
     report,
@@ -200,6 +201,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    reaper.adopt_orphans()  # what the SUT detaches is found and ended (jaxcheck/reaper.py)
     try:
         with interrupt.handled(on_last=end_all):
             return COMMANDS[args.command](args)
@@ -225,7 +227,8 @@ def _options(args, sut: str, out: Path, described: list[str] | None = None,
     says already)."""
     if described is None:
         described = probe.describe([("--sut", sut),
-                                    ("--reference", reference_name(sut, args.reference))])
+                                    ("--reference", reference_name(sut, args.reference))],
+                                   probe.import_limit(args.sut_timeout))
     out = writable_directory(out, "--out")
     settings = RunOptions(sut=sut, reference=args.reference, profile=args.profile,
                           timeout=args.sut_timeout, jobs=args.jobs, out=out, **extra)
@@ -476,7 +479,7 @@ def report_command(args) -> int:
     names = [(option, name) for sut in suts
              for option, name in (("--sut", sut), ("--reference",
                                                     reference_name(sut, args.reference)))]
-    descriptions = probe.describe(names)
+    descriptions = probe.describe(names, probe.import_limit(args.sut_timeout))
     signum = None
     for i, sut in enumerate(suts):
         out = args.out / "conformance" / report.slug(sut)

@@ -15,6 +15,7 @@ import atexit
 import contextlib
 import os
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -59,6 +60,42 @@ def end_with_parent() -> None:
 
     threading.Thread(target=watch, name="jaxcheck-parent-watch", daemon=True).start()
     atexit.register(on_exit)
+
+
+# Seconds a child may take to end once its work is done: pytest's own ending
+# takes well under one; past this, something of the SUT's holds it.
+END_SECONDS = 10.0
+
+
+def end_soon(status: int, tell, seconds: float = END_SECONDS) -> None:
+    """End this child with `status` if it has not ended `seconds` from now, ending the
+    rest of its group first, and `tell` (then stderr) what held it: its work is
+    done, and a non-daemon thread the SUT started kept it alive (Python waits
+    for every one before it exits), or an exit handler of the SUT's hung.
+
+    Nothing happens in a process that does not lead its group (as
+    `end_with_parent`)."""
+    if os.getpgrp() != os.getpid():
+        return
+
+    def watch():
+        time.sleep(seconds)
+        held = [t.name for t in threading.enumerate()
+                if not t.daemon and t is not threading.main_thread() and t.is_alive()]
+        what = (f"the SUT left {len(held)} thread(s) running ({', '.join(held[:3])})" if held
+                else "an exit handler of the SUT's (atexit) did not return")
+        message = (f"the child's work was done, but it had not ended {seconds:g} s later: "
+                   f"{what}; it was ended")
+        with contextlib.suppress(Exception):
+            tell(message)
+        with contextlib.suppress(Exception):
+            print(f"jaxcheck: {message}", file=sys.stderr, flush=True)
+        for pid in _rest_of_group():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        os._exit(status)
+
+    threading.Thread(target=watch, name="jaxcheck-end-watch", daemon=True).start()
 
 
 def _rest_of_group() -> list[int]:

@@ -11,6 +11,7 @@ child can end into one line that says what the SUT did.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -22,6 +23,17 @@ from oracles.sut import SutError, resolve
 # Seconds importing the SUTs of one run may take: JAX imports in 1-3 s, torch
 # in up to 20 s from a cold disk; ten times that is a hang.
 IMPORT_TIMEOUT = 300.0
+
+# The least time an import may take under a short --sut-timeout: JAX imports in
+# 1-3 s, torch in up to 20 s from a cold disk.
+IMPORT_FLOOR = 30.0
+
+
+def import_limit(sut_timeout: float) -> float:
+    """Seconds importing the SUTs may take under `--sut-timeout`: that limit, but
+    at least `IMPORT_FLOOR`; `IMPORT_TIMEOUT` with none (0)."""
+    return max(sut_timeout, IMPORT_FLOOR) if sut_timeout > 0 else IMPORT_TIMEOUT
+
 
 # The line the child prints its answer on, among whatever the SUT prints.
 MARK = "jaxcheck-probe: "
@@ -37,7 +49,8 @@ def describe(named: list[tuple[str, str]], timeout: float = IMPORT_TIMEOUT) -> l
         child = run_quietly([sys.executable, "-m", "jaxcheck.probe", *args], timeout,
                             f"importing {what}")
     except RunError as exc:
-        raise SutError(f"{exc}: it hangs at import") from None
+        raise SutError(f"{exc}: it hangs at import (the limit follows --sut-timeout, at "
+                       f"least {IMPORT_FLOOR:g} s)") from None
     answers = [json.loads(line.removeprefix(MARK)) for line in child.stdout.splitlines()
                if line.startswith(MARK)]
     if answers and "error" in answers[-1]:
@@ -82,4 +95,8 @@ def main(args: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    # The answer is printed: end now, not after the SUT's threads and exit handlers,
+    # which Python waits for (a hanging atexit made the check hang, silently).
+    status = main(sys.argv[1:])
+    sys.stdout.flush()
+    os._exit(status)

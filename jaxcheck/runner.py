@@ -33,6 +33,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -231,16 +232,25 @@ def end_all() -> None:
 def run_quietly(command: list[str], timeout: float, what: str) -> subprocess.CompletedProcess:
     """`command` in its own process group, its output captured, ended (with all it
     started) on a time-out or an interruption."""
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env=child_env(), start_new_session=True) as process:
+    # Files, not pipes: a process the SUT detaches keeps its copy of the child's
+    # output open, and a pipe read to its end waited for that process too.
+    with (tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr,
+          subprocess.Popen(command, stdout=stdout, stderr=stderr, env=child_env(),
+                           start_new_session=True) as process):
         LIVE_GROUPS.add(process.pid)
         try:
-            stdout, stderr = process.communicate(timeout=timeout)
+            process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             raise RunError(f"{what} did not finish within {timeout:g} s") from None
         finally:
             end_group(process.pid)
-    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        out, err = (_text(f) for f in (stdout, stderr))
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def _text(file) -> str:
+    file.seek(0)
+    return file.read().decode(errors="replace")
 
 
 def collect(options: RunOptions, select: str | None = None) -> list[str]:

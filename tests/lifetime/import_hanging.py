@@ -1,0 +1,5 @@
+"""An SUT whose import never finishes."""
+
+import threading
+
+threading.Event().wait()

@@ -1,0 +1,66 @@
+"""No process outlives the run, whatever the SUT does (tests/lifetime/).
+
+The `jaxcheck` command runs a correct SUT that detaches a process ignoring
+SIGTERM (double fork, `setsid`), one that keeps a non-daemon thread, one
+whose exit handler hangs, and one whose import never finishes; each run must
+end by itself with the right exit status (a run that did not would end this
+test by its time-out), say what it cut short, and leave no process of the
+SUT's behind (jaxcheck/reaper.py, jaxcheck/lifetime.py, jaxcheck/probe.py).
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.meta.command import jaxcheck
+
+pytestmark = pytest.mark.meta
+
+ONLY = ("--only", "test_jvp_matches_finite_differences_and_reference", "--jobs", "1")
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def run(sut: str, out: Path, *options: str, pids: Path | None = None):
+    if pids is not None:
+        os.environ["JAXCHECK_TEST_PIDS"] = str(pids)
+    try:
+        return jaxcheck("check", "--sut", f"tests.lifetime.{sut}", *options, "--out", str(out),
+                        timeout=300)
+    finally:
+        os.environ.pop("JAXCHECK_TEST_PIDS", None)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
+def test_a_detached_process_is_ended_with_the_run(tmp_path):
+    pids = tmp_path / "pids"
+    result = run("detaching", tmp_path / "out", *ONLY, pids=pids)
+    assert result.returncode == 0, result.stdout + result.stderr
+    started = [int(line) for line in pids.read_text().split()]
+    assert started, "the SUT started no process"  # the probe's, the collection's, a worker's
+    assert not [pid for pid in started if alive(pid)], started
+    assert "still running below the command as it ended" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("sut, held", [("thread_keeping", "the SUT left 1 thread(s) running"),
+                                       ("atexit_hanging", "an exit handler of the SUT's")])
+def test_a_child_the_sut_keeps_alive_is_ended_saying_why(tmp_path, sut, held):
+    out = tmp_path / "out"
+    result = run(sut, out, *ONLY)
+    assert result.returncode == 0, result.stdout + result.stderr
+    logs = "".join(p.read_text(errors="replace") for p in out.glob("logs/*/worker-*/*.log"))
+    assert held in logs and "it was ended" in logs, logs[-2000:]
+
+
+def test_an_import_that_never_ends_is_exit_2(tmp_path):
+    result = run("import_hanging", tmp_path / "out", "--sut-timeout", "5")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "it hangs at import" in result.stderr and "Traceback" not in result.stderr
