@@ -208,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, SutError, DatabaseError, PlaceError, RunError) as exc:
         print(f"jaxcheck {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader went away (`jaxcheck ... | head`): end quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush
+        return 128 + signal.SIGPIPE
     except OSError as exc:  # a file jaxcheck itself could not read or write
         print(f"jaxcheck {args.command}: {exc.filename or 'a file'}: {exc.strerror or exc}",
               file=sys.stderr)
@@ -271,10 +274,10 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str],
 
 
 def _ending(found: Run, keep, baseline: known.Baseline | None = None,
-            junit_xml: Path | None = None, complete: bool = True) -> int:
+            junit_xml: Path | None = None, complete: bool = True, sut: str = "") -> int:
     saved = keep(found.verdicts)
     new = [v for v in found.verdicts if not v.known]
-    print("\n" + table.closing_table(found.verdicts) + table.groups(new)
+    print("\n" + table.closing_table(found.verdicts, sut) + table.groups(new, sut)
           + table.trouble(found.verdicts) + table.unsaved(found.verdicts), flush=True)
     if baseline is not None:
         print(known.closing(baseline, found.verdicts, complete and not found.interrupted),
@@ -341,14 +344,14 @@ def check(args) -> int:
               f"{everything} properties", flush=True)
     run_dir = new_run_dir(options.out, "check", args.sut)
     _header("check", options, described, len(nodeids), run_dir, baseline)
-    status = _Status(time.time())
+    status = _Status(time.time(), sut=args.sut)
     on_verdict, keep = _judging(baseline, status.verdict,
                                 _recorder(run_dir, options, described, **sharded))
     found = run(nodeids, options, run_dir, costs, on_verdict=on_verdict,
                 on_tick=status.tick, on_change=keep)
     status.clear()
     return _ending(found, keep, baseline, args.junit_xml,
-                   complete=not (args.only or args.shard or args.quick))
+                   complete=not (args.only or args.shard or args.quick), sut=args.sut)
 
 
 def _known_run(baseline: known.Baseline | None, args) -> dict:
@@ -380,13 +383,13 @@ def hunt(args) -> int:
     run_dir = new_run_dir(options.out, "hunt", args.sut)
     _header(f"hunt ({args.minutes:g} min, database {redacted(args.db)})", options, described,
             len(nodeids), run_dir, baseline)
-    status = _Status(start, 60 * args.minutes, every=False)
+    status = _Status(start, 60 * args.minutes, every=False, sut=args.sut)
     on_verdict, keep = _judging(baseline, status.verdict,
                                 _recorder(run_dir, options, described))
     found = run(nodeids, options, run_dir, on_verdict=on_verdict, on_tick=status.tick,
                 on_change=keep)
     status.clear()
-    return _ending(found, keep, baseline, complete=not args.only)
+    return _ending(found, keep, baseline, complete=not args.only, sut=args.sut)
 
 
 class _Status:
@@ -395,8 +398,9 @@ class _Status:
     failure only (a hunt, whose properties end by the clock).  Into a log, a check
     prints its verdict lines alone; a hunt adds its status every 30 s."""
 
-    def __init__(self, start: float, total: float | None = None, every: bool = True):
-        self.start, self.total, self.every = start, total, every
+    def __init__(self, start: float, total: float | None = None, every: bool = True,
+                 sut: str = ""):
+        self.start, self.total, self.every, self.sut = start, total, every, sut
         self.verdicts: list[Verdict] = []
         self.tty = sys.stdout.isatty()
         self.shown = 0.0
@@ -406,7 +410,7 @@ class _Status:
         self.verdicts.append(verdict)
         if self.every or verdict.outcome in FAILING:
             self.clear()
-            print(table.live_line(verdict), flush=True)
+            print(table.live_line(verdict, self.sut), flush=True)
 
     def tick(self, workers) -> None:
         now = time.time()
@@ -487,7 +491,7 @@ def report_command(args) -> int:
         nodeids = collect(settings, args.only)
         run_dir = new_run_dir(settings.out, "report", sut)
         _header("report", settings, described, len(nodeids), run_dir)
-        status = _Status(time.time())
+        status = _Status(time.time(), sut=sut)
         found = run(nodeids, settings, run_dir, on_verdict=status.verdict, on_tick=status.tick,
                     on_change=_recorder(run_dir, settings, described))
         status.clear()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from jaxcheck import diagnosis
+from jaxcheck.diagnosis import Diagnosis
 from jaxcheck.runner import Verdict
 
 # A verdict's mark in the live lines and the table, padded to one width; a failure,
@@ -46,17 +47,29 @@ def relative(path: str) -> str:
         return path
 
 
-def live_line(verdict: Verdict) -> str:
-    """One line as a property finishes."""
+def message(verdict: Verdict) -> str:
+    """A failure's message in one line: where the SUT raised, its exception and the
+    informative end of its message (an XLA error's last line says what went wrong);
+    else the first line of what the property reported."""
+    if verdict.outcome not in ("crashed", "hung", "failed"):
+        return ""
+    raised = diagnosis.headline(verdict.failures[0]["error"]) if verdict.failures else None
+    return raised or verdict.message
+
+
+def live_line(verdict: Verdict, sut: str = "") -> str:
+    """One line as a property finishes (`sut` names the shim, whose own frames the
+    advice tells apart from the system's)."""
     count = examples(verdict)
     count = count if count in ("once", "-") else f"{count} example{'s' * (count != '1')}"
     line = f"  {mark(verdict):<5} {verdict.name}  ({count}, {verdict.seconds:.1f} s)"
     if verdict.outcome != "passed" and verdict.reason:
         line += f": {verdict.reason}"
-    if verdict.outcome in ("crashed", "hung", "failed") and verdict.message:
-        line += f"\n        {verdict.message}"
-    if hint(verdict):
-        line += f"\n        {hint(verdict)}"
+    if message(verdict):
+        line += f"\n        {message(verdict)}"
+    advice = hint(verdict, sut)
+    if advice:
+        line += f"\n        {advice}"
     return line + "".join(f"\n        reproducer: {relative(p)}" for p in verdict.reproducers)
 
 
@@ -80,7 +93,7 @@ def cut(text: str, width: int, *, middle: bool = False) -> str:
     return text[:keep - tail] + "\u2026" + text[len(text) - tail:]
 
 
-def closing_table(verdicts: list[Verdict]) -> str:
+def closing_table(verdicts: list[Verdict], sut: str = "") -> str:
     room = WIDTH - _INDENT
     header = "  ".join(name.ljust(w) for name, w in _COLUMNS) + "  property"
     lines = [header, "  ".join("-" * w for _, w in _COLUMNS) + "  " + "-" * room]
@@ -89,10 +102,9 @@ def closing_table(verdicts: list[Verdict]) -> str:
         name = cut(v.name, room, middle=True)
         lines.append(f"{marked:<7}  {examples(v):>8}  {v.seconds:>7.1f}  {name}")
         details = [v.reason] if v.reason and v.outcome != "passed" else []
-        if v.outcome in ("crashed", "hung", "failed") and v.message:
-            details.append(v.message)
-        details += [hint(v)] if hint(v) else []
-        lines += [" " * _INDENT + cut(detail.splitlines()[0], room) for detail in details]
+        details += [text for text in (message(v), hint(v, sut)) if text]
+        lines += [" " * _INDENT + cut(detail.splitlines()[0], room, middle=True)
+                  for detail in details]
         lines += [f"    reproducer: {relative(p)}" for p in v.reproducers]
     return "\n".join(lines) + "\n" + summary(verdicts)
 
@@ -109,73 +121,57 @@ def summary(verdicts: list[Verdict]) -> str:
     return ", ".join(words)
 
 
-# How an SUT's raise reads in a failure (oracles/experiment.py): "SutRaised: NAME
-# raised TYPE while computing TITLE: MESSAGE", then the features the example used.
-# The title differs from property to property; where it holds ": " itself it
-# ends " on NAME", and the SUT's message follows that.
-_RAISED = re.compile(r"^[\w.]+: (\S+) raised (\w+)\b")
-_USES = re.compile(r"The example uses ([\w, ]+): if the SUT")
-# Numbers, and the dims of a shape (f64[4,4]), differ from example to example.
-_NUMBERS = re.compile(r"-?\d+(\.\d+)?(e[-+]?\d+)?")
+def diagnoses(verdict: Verdict, sut: str = "") -> list[Diagnosis]:
+    """Each failure of `verdict` diagnosed (jaxcheck/diagnosis.py); a crash or a hang
+    without a failure's error is one, by its reason."""
+    failures = verdict.failures or (
+        [{"error": f"{verdict.outcome}: {verdict.reason}", "reproducers": verdict.reproducers}]
+        if verdict.outcome in ("failed", "crashed", "hung") else [])
+    return [diagnosis.diagnose(f["error"], verdict.nodeid, f["reproducers"], verdict.evidence,
+                               sut) for f in failures]
 
 
-def error_kind(error: str) -> str:
-    """One line that names a kind of error, the same for every example of one bug:
-    the SUT's exception and its message, or the oracle's verdict, with
-    the numbers and the computation's title (different in every example) left out."""
-    first = error.splitlines()[0] if error else "?"
-    raised = _RAISED.match(first)
-    if raised:
-        rest = first[raised.end():]
-        on_sut = f" on {raised[1]}: "
-        message = (rest.rsplit(on_sut, 1)[1] if on_sut in rest
-                   else rest.partition(": ")[2])
-        return f"raises {raised[2]}: {_NUMBERS.sub('N', message)}".rstrip(": ")
-    kind, _, message = first.partition(": ")
-    if kind.rsplit(".", 1)[-1] == "Mismatch":
-        return "wrong values (Mismatch)"
-    return f"{kind.rsplit('.', 1)[-1]}: {_NUMBERS.sub('N', message)}".rstrip(": ")
+def _advice(found: Diagnosis, uses: frozenset[str], messages: list[str]) -> str:
+    return found.advice or (diagnosis.declaration(uses, messages) if found.declarable else "")
 
 
-def hint(verdict: Verdict) -> str:
-    """Where the SUT raised: the features the example used, one of which it may lack
-    by design (the line of the failure that says so, made short)."""
-    for failure in verdict.failures:
-        used = _USES.search(failure.get("error", ""))
-        if used:
-            return f"uses {used[1]}: if the SUT lacks one by design, declare it"
+def hint(verdict: Verdict, sut: str = "") -> str:
+    """What to do about the property's first failure, where the summary has a word
+    for it: a convention to declare, the shim to fix, a likely defect, the smallest
+    declaration that would explain a raise."""
+    for found in diagnoses(verdict, sut):
+        errors = [f["error"] for f in verdict.failures[:1]]
+        advice = _advice(found, found.uses, errors)
+        if advice:
+            return advice
     return ""
 
 
-def groups(verdicts: list[Verdict]) -> str:
-    """Each distinct kind of failure once, with the properties it failed, and where the
-    SUT raised, the features every such example used: one of them, declared in
-    `__sut_unsupported__`, turns the failures into skips if the SUT lacks it by
-    design.  What a newcomer reads first: one line per bug, not per property."""
-    kinds: dict[str, list[str]] = {}
-    uses: dict[str, set[str]] = {}
+def groups(verdicts: list[Verdict], sut: str = "") -> str:
+    """Each cause of failure once (jaxcheck/diagnosis.py: a convention, the shim's
+    mapping of a name, a likely defect, a raise, wrong values with an operation under
+    a mode), with the properties it failed and what to do.  What a newcomer reads
+    first: one line per bug, not per property, its message as the SUT wrote it."""
+    kinds: dict[tuple, list] = {}
     for v in verdicts:
-        errors = [f["error"] for f in v.failures] or (
-            [f"{v.outcome}: {v.reason}"] if v.outcome in ("failed", "crashed", "hung") else [])
-        for error in errors:
-            kind = error_kind(error)
-            if v.name not in kinds.setdefault(kind, []):
-                kinds[kind].append(v.name)
-            used = _USES.search(error)
-            if used:
-                features = set(used[1].split(", "))
-                uses[kind] = uses[kind] & features if kind in uses else features
+        for found, failure in zip(diagnoses(v, sut), v.failures or [{"error": ""}]):
+            first, names, uses, messages = kinds.setdefault(
+                found.key, [found, [], found.uses, []])
+            if v.name not in names:
+                names.append(v.name)
+            kinds[found.key][2] = uses & found.uses
+            messages.append(failure["error"])
     if not kinds:
         return ""
     lines = [f"\n\n{len(kinds)} distinct kind{'s' * (len(kinds) != 1)} of failure:"]
-    for kind, names in sorted(kinds.items(), key=lambda item: -len(item[1])):
-        lines.append(f"  {cut(kind, WIDTH - 2)}")
+    for found, names, uses, messages in sorted(kinds.values(), key=lambda kind: -len(kind[1])):
+        lines.append(f"  {cut(found.title, WIDTH - 2, middle=True)}")
         shown = ", ".join(cut(n.rsplit("::", 1)[-1], 60, middle=True) for n in names[:3])
         lines.append(f"    in {len(names)} propert{'y' if len(names) == 1 else 'ies'}: "
                      f"{shown}{', ...' * (len(names) > 3)}")
-        if uses.get(kind):
-            lines.append("    if the SUT lacks one of these by design, declare it in "
-                         f"__sut_unsupported__: {', '.join(sorted(uses[kind]))}")
+        advice = _advice(found, uses, messages)
+        if advice:
+            lines.append(f"    {advice}")
     return "\n".join(lines)
 
 

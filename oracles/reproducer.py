@@ -38,8 +38,10 @@ DIRECTORY = "counterexamples"
 # The key of one failure (its error, and the paths of its saved reproducers) in a
 # pytest report's `user_properties`.
 FAILURE_KEY = "jaxcheck_failure"
-# A failure's error as kept for the report: its type and message, this long at most.
-ERROR_CHARACTERS = 2000
+# A failure's error as kept for the report: its type and message, whole up to this
+# many characters, and past it its start and its end (an XLA error says what went
+# wrong in its last line, after kilobytes of the graph's stack).
+ERROR_CHARACTERS = 20_000
 
 _IMPORTS = {
     "jax": 'import jax\n\njax.config.update("jax_enable_x64", True)\nsut = jax\n',
@@ -271,7 +273,10 @@ def failures(exc: BaseException):
         for each in inner:
             yield from failures(each)
         return
-    error = f"{type(exc).__name__}: {exc}"[:ERROR_CHARACTERS]
+    error = f"{type(exc).__name__}: {exc}"
+    if len(error) > ERROR_CHARACTERS:
+        half = ERROR_CHARACTERS // 2
+        error = f"{error[:half]}\n[... {len(error) - 2 * half:,} characters ...]\n{error[-half:]}"
     yield error, list(find_all(exc))
 
 
