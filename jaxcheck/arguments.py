@@ -26,6 +26,10 @@ from oracles.sut import name_problem
 # far above any one call and far below where setitimer overflows
 # (oracles/experiment.py).
 MAX_SUT_TIMEOUT = MAX_TIME_LIMIT
+# The shortest: no SUT call takes less (refimpl's smallest, a millisecond; a
+# call's own bookkeeping, a fraction of one), so a shorter limit fails every
+# call of a correct SUT as a hang (`--sut-timeout 0.000001` did).
+MIN_SUT_TIMEOUT = 0.1
 
 # Redis's port range (TCP's); 0 is no port one can connect to.
 PORTS = range(1, 65536)
@@ -68,11 +72,11 @@ def seed(text: str) -> int:
 
 
 def sut_timeout(text: str) -> float:
-    """--sut-timeout: seconds from 0 (no limit) to `MAX_SUT_TIMEOUT`."""
+    """--sut-timeout: seconds from `MIN_SUT_TIMEOUT` to `MAX_SUT_TIMEOUT`, or 0 (no limit)."""
     value = _number(text)
-    if not (0 <= value <= MAX_SUT_TIMEOUT):
+    if not (value == 0 or MIN_SUT_TIMEOUT <= value <= MAX_SUT_TIMEOUT):
         raise Refused(f"expected seconds from 0 (no limit) to {MAX_SUT_TIMEOUT:g} (a day), "
-                      f"got {text!r}")
+                      f"none between 0 and {MIN_SUT_TIMEOUT:g}, got {text!r}")
     return value
 
 

@@ -507,6 +507,11 @@ def report_command(args) -> int:
     # The page links only files beside it (a column just run keeps its own there).
     columns = [record.gathered(c, args.out / "conformance" / report.slug(c.sut))
                for c in columns]
+    dead = record.absent(columns)
+    if dead:
+        print(f"jaxcheck report: {len(dead)} reproducer(s) the records name are not on disk, "
+              f"and the page links them dead: {table.relative(dead[0])}"
+              f"{' and more' * (len(dead) > 1)}", file=sys.stderr)
     by_description = {c.description: c.verdicts for c in columns}
     known = None if known_findings is None else {
         c.description: {v.nodeid: findings.recognise(v, c.sut, known_findings)

@@ -247,6 +247,12 @@ def gathered(column: Column, directory: Path) -> Column:
         for v in column.verdicts])
 
 
+def absent(columns: list[Column]) -> list[str]:
+    """The reproducers `columns` name that are not on disk (a report links them dead)."""
+    return list(dict.fromkeys(path for column in columns for verdict in column.verdicts
+                              for path in verdict.reproducers if not Path(path).is_file()))
+
+
 def collection(nodeids: list[str], costs: dict[str, float] | None = None) -> str:
     """The properties a run's shares are dealt from, in their order, and the costs
     that balanced them (`check --balance`), in a few characters: shards dealt

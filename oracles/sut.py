@@ -371,6 +371,18 @@ def resolve(name: str, timeout: float = DEFAULT_TIMEOUT, option: str = "--sut") 
                        f"({'; '.join(changed[:NAMED])}); jaxcheck cannot judge an SUT "
                        "that does: it must leave NumPy, the standard library and jaxcheck's "
                        "modules as it found them (oracles/frozen.py)")
+    try:
+        return _checked(name, api, timeout, option)
+    except SutError:
+        raise
+    except Exception as exc:  # the SUT's own code, run as its names are read
+        raise SutError(f"{option} {name}: reading its names raised {type(exc).__name__}: {exc} "
+                       "(a module __getattr__, or a __version__ or other attribute, that "
+                       "raises); reading a name it lacks must raise AttributeError") from None
+
+
+def _checked(name: str, api, timeout: float, option: str) -> Sut:
+    """The imported `api` prepared and checked against the contract, as a `Sut`."""
     PREPARE.get(name, lambda api: None)(api)
     declared = _unsupported(name, api, option) | DECLARED.get(name, frozenset())
     missing = missing_names(api, declared)

@@ -104,3 +104,11 @@ def test_a_shard_count_past_the_bound_is_refused(tmp_path, label):
     run = jaxcheck("check", "--shard", label, "--out", str(tmp_path))
     assert run.returncode == USAGE, run.stdout + run.stderr
     assert f"N <= {MAX_SHARDS}" in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+@pytest.mark.meta
+def test_report_from_a_record_whose_reproducer_is_gone_says_so(tmp_path):
+    path = a_check_record(tmp_path / "artifact", [verdict(reproducers=["../../repro_gone.py"])])
+    run = jaxcheck("report", "--from", str(path), "--out", str(tmp_path / "published"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 reproducer(s) the records name are not on disk" in run.stderr, run.stderr
