@@ -108,6 +108,10 @@ def pytest_addoption(parser):
                          "example budget is lifted")
     group.addoption("--jaxcheck-db", metavar="PATH|URL",
                     help=f"the hunt's example database (the command gives it in ${DB_ENV})")
+    group.addoption("--jaxcheck-overrun", type=float, metavar="SECONDS",
+                    help="a bounded round (check --quick): shrinking is cut by time too, so a "
+                         "property ends within its share plus this, and no property starts "
+                         "after the deadline")
     group.addoption("--jaxcheck-known", metavar="PATH",
                     help="known findings (jaxcheck/known.py): a failure that shows one of the "
                          "SUT's is not shrunk")
@@ -154,12 +158,14 @@ class Child:
     where reproducers go, the hunt's deadline, and the property running."""
 
     def __init__(self, directory: Path, channel: Sender, out: Path, deadline: float | None,
-                 known: Baseline | None = None):
+                 known: Baseline | None = None, overrun: float | None = None):
         self.directory = directory
         self.channel = channel
         self.out = out
         self.deadline = deadline
         self.known = known
+        self.overrun = overrun
+        self.shrinking_seconds = engine.MAX_SHRINKING_SECONDS
         self.tally: Tally | None = None
         self.trouble_told: set[str] = set()
 
@@ -214,6 +220,13 @@ class Child:
         if tally.provisional_at and now - tally.provisional_at < PROVISIONAL_SECONDS:
             return
         tally.provisional_at = now
+        if self.overrun is not None:
+            # A bounded round cuts shrinking by time as well as by count: it may take
+            # what is left of the property's share and half its overrun, leaving the
+            # other half for Hypothesis's last run of the shrunk example before the
+            # parent ends the property (jaxcheck/runner.py).  The engine reads this
+            # when shrinking starts, after the failures found while generating.
+            engine.MAX_SHRINKING_SECONDS = max(0.0, tally.slice_end - now) + self.overrun / 2
         error, texts = next(reproducer.failures(exc))
         if self.known and known_failure("\n".join([error, *texts]), self.known.sut,
                                         list(self.known.findings)):
@@ -243,6 +256,15 @@ class Child:
                 self.trouble(f"a reproducer could not be saved to {self.out} ({exc.strerror})")
                 unsaved.append(text)
         return saved, unsaved
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        """In a bounded round past its deadline, no property starts: the session stops,
+        and the parent names those left as not reached."""
+        if self.overrun is not None and self.deadline is not None and time.time() > self.deadline:
+            item.session.shouldstop = "jaxcheck: the round's time is up"
+            return True
+        return None
 
     @pytest.hookimpl
     def pytest_runtest_logstart(self, nodeid):
@@ -275,6 +297,7 @@ class Child:
     @pytest.hookimpl
     def pytest_runtest_logfinish(self, nodeid):
         tally = self.tally
+        engine.MAX_SHRINKING_SECONDS = self.shrinking_seconds
         if tally.provisional:
             _keep_first_failure(tally)
         final = {path for failure in tally.failures for path in failure["reproducers"]}
@@ -344,7 +367,8 @@ def pytest_configure(config):
     out = config.invocation_params.dir / config.getoption("--reproducers")
     known = config.getoption("--jaxcheck-known")
     child = Child(directory, channel, out, config.getoption("--jaxcheck-deadline"),
-                  read_known(Path(known), config.jaxcheck_sut.name) if known else None)
+                  read_known(Path(known), config.jaxcheck_sut.name) if known else None,
+                  config.getoption("--jaxcheck-overrun"))
     config.jaxcheck_sut = replace(config.jaxcheck_sut, in_flight=InFlight(
         directory / "inflight.py", call_script, on_trouble=child.trouble))
     if config.getoption("--jaxcheck-fresh"):

@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from jaxcheck import (
@@ -41,7 +42,7 @@ from jaxcheck import (
     version,
 )
 from jaxcheck.database import DEFAULT_DB, DatabaseError, check_usable, redacted
-from jaxcheck.places import PlaceError, new_run_dir, writable_directory
+from jaxcheck.places import LOGS, PlaceError, new_run_dir, slug, writable_directory
 from jaxcheck.runner import Run, RunError, RunOptions, Verdict, collect, end_all, run, shard
 from oracles.reproducer import DIRECTORY
 from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name
@@ -49,12 +50,21 @@ from oracles.sut import DEFAULT_SUT, DEFAULT_TIMEOUT, SutError, reference_name
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FAILING = {"failed", "crashed", "hung", "error"}
 
-# check --quick: the properties share this many minutes (start-up, collection
-# and the shrinks past a slice take the rest of a five-minute round on 2 cores),
+# check --quick: the round's properties share this many minutes from the command's
+# start (the SUT's import in the probe, the collection and each child included),
 # and a failure shrinks this many steps at most: a first look wants each bug
 # named, not minimal.
 QUICK_MINUTES = 4
 QUICK_SHRINKS = 20
+# A property of the round may run this share of the budget past its own share
+# (shrinking and its last run included) before it is cut: 30 s of 4 minutes, so a
+# round ends within 4.5 minutes, and the command's exit within 5, however slow the
+# SUT (a hang is cut too).  After the deadline no property starts; the next round
+# of the same --out and SUT starts with those (`_earlier_round`).
+QUICK_OVERRUN = 1 / 8
+# What a property's verdict may be and still count as judged (a round may resume
+# after it): not `interrupted` (cut or stopped), not `error` (jaxcheck's own).
+JUDGED = ("passed", "failed", "crashed", "hung", "skipped")
 
 # A hunt's status line is redrawn this often on a terminal, and printed
 # this often into a log (where every line stays).
@@ -125,7 +135,10 @@ def parser() -> argparse.ArgumentParser:
                             "minutes: every property briefly (the triage profile, its share "
                             f"of {QUICK_MINUTES} minutes each), every distinct bug of a "
                             f"property, shrinks cut at {QUICK_SHRINKS}, and each kind of "
-                            "failure named once with what to declare")
+                            "failure named once with what to do; a round stopped by its time "
+                            "is resumed by the next with the same --out")
+    check.add_argument("--quick-minutes", type=arguments.positive_number,
+                       default=QUICK_MINUTES, help=argparse.SUPPRESS)  # the tests' budget
     check.add_argument("--shard", type=arguments.shard, metavar="K/N",
                        help="run the K-th of N shares of the properties (every N-th in "
                             "collection order, or by --balance), for N machines; "
@@ -274,10 +287,11 @@ def _recorder(run_dir: Path, options: RunOptions, described: list[str],
 
 
 def _ending(found: Run, keep, baseline: known.Baseline | None = None,
-            junit_xml: Path | None = None, complete: bool = True, sut: str = "") -> int:
+            junit_xml: Path | None = None, complete: bool = True, sut: str = "",
+            planned: int | None = None) -> int:
     saved = keep(found.verdicts)
     new = [v for v in found.verdicts if not v.known]
-    print("\n" + table.closing_table(found.verdicts, sut) + table.groups(new, sut)
+    print("\n" + table.closing_table(found.verdicts, sut, planned) + table.groups(new, sut)
           + table.trouble(found.verdicts) + table.unsaved(found.verdicts), flush=True)
     if baseline is not None:
         print(known.closing(baseline, found.verdicts, complete and not found.interrupted),
@@ -322,8 +336,9 @@ def check(args) -> int:
     quick = {}
     if args.quick:
         args.profile = "triage"
-        quick = {"deadline": time.time() + 60 * QUICK_MINUTES,
-                 "max_shrinks": args.max_shrinks or QUICK_SHRINKS}
+        quick = {"deadline": time.time() + 60 * args.quick_minutes,
+                 "max_shrinks": args.max_shrinks or QUICK_SHRINKS,
+                 "overrun": 60 * args.quick_minutes * QUICK_OVERRUN}
     if args.seed is not None and profiles.PROFILES[args.profile].get("derandomize"):
         raise UsageError(f"--seed: the profile {args.profile} is derandomized (the same "
                          "examples every run, whatever the seed); give --seed with one of "
@@ -342,16 +357,83 @@ def check(args) -> int:
         nodeids = shard(nodeids, *args.shard, costs)
         print(f"jaxcheck check: shard {args.shard[0]}/{args.shard[1]}: {len(nodeids)} of "
               f"{everything} properties", flush=True)
+    sharded.setdefault("collection", record.collection(nodeids))  # how many it meant to run
+    earlier = _earlier_round(options.out, args.sut, sharded["collection"]) \
+        if args.quick and not args.shard else {}
     run_dir = new_run_dir(options.out, "check", args.sut)
-    _header("check", options, described, len(nodeids), run_dir, baseline)
+    todo = _resumed(nodeids, earlier)
+    _header("check", options, described, len(todo), run_dir, baseline)
     status = _Status(time.time(), sut=args.sut)
+    recorder = _recorder(run_dir, options, described, **sharded)
     on_verdict, keep = _judging(baseline, status.verdict,
-                                _recorder(run_dir, options, described, **sharded))
-    found = run(nodeids, options, run_dir, costs, on_verdict=on_verdict,
+                                lambda verdicts: recorder(_with(nodeids, earlier, verdicts)))
+    found = run(todo, options, run_dir, costs, on_verdict=on_verdict,
                 on_tick=status.tick, on_change=keep)
     status.clear()
-    return _ending(found, keep, baseline, args.junit_xml,
-                   complete=not (args.only or args.shard or args.quick), sut=args.sut)
+    found = Run(_with(nodeids, earlier, found.verdicts), found.signum, found.not_reached)
+    ended = _ending(found, keep, baseline, args.junit_xml,
+                    complete=not (args.only or args.shard or args.quick), sut=args.sut,
+                    planned=len(nodeids))
+    if args.quick:
+        print(_round_end(nodeids, found), flush=True)
+    return ended
+
+
+def _earlier_round(out: Path, sut: str, collection: str) -> dict[str, Verdict]:
+    """What the last `--quick` round of `sut` into `out` judged, by property, if it
+    stopped before judging every one of the same properties (the same checkout and
+    --only): the next round starts where it stopped.  {} for a fresh --out, or after
+    a round that judged them all (the next starts over)."""
+    rounds = sorted((out / LOGS).glob(f"check-{slug(sut)}-*/verdicts.json"),
+                    key=lambda path: path.stat().st_mtime, reverse=True)
+    for path in rounds:
+        try:
+            (column,) = record.read(path)
+        except (record.RecordError, ValueError):
+            continue  # not a record of one run: an unreadable round is no round
+        if column.sut != sut or column.profile != "triage" or column.shard:
+            continue
+        judged = {v.nodeid: v for v in column.verdicts if v.outcome in JUDGED}
+        count = record.planned(collection)
+        if column.collection != collection or len(judged) >= count:
+            return {}
+        print(f"jaxcheck check --quick: resuming the round of {table.relative(str(path))}: "
+              f"{len(judged)} of {count} properties judged there", flush=True)
+        return judged
+    return {}
+
+
+def _resumed(nodeids: list[str], earlier: dict[str, Verdict]) -> list[str]:
+    """The properties a round runs, in order: those not yet judged, then those that
+    failed last time (a shim fixed since may pass them); those that passed or were
+    skipped keep their verdicts."""
+    if not earlier:
+        return nodeids
+    failed = [n for n in nodeids if n in earlier and earlier[n].outcome in FAILING]
+    return [n for n in nodeids if n not in earlier] + failed
+
+
+def _with(nodeids: list[str], earlier: dict[str, Verdict], verdicts: list[Verdict]
+          ) -> list[Verdict]:
+    """This round's verdicts over the earlier rounds', in collection order (where this
+    round did not judge a property again, the earlier verdict stays)."""
+    if not earlier:
+        return verdicts
+    merged = dict(earlier)
+    for verdict in verdicts:  # a failure found before stays, if this round cut its rerun
+        if verdict.outcome in JUDGED or verdict.nodeid not in merged:
+            merged[verdict.nodeid] = verdict
+    return [merged[n] for n in nodeids if n in merged]
+
+
+def _round_end(nodeids: list[str], found: Run) -> str:
+    """How far the rounds have come, for a newcomer: what is judged, and what to do."""
+    judged = sum(v.outcome in JUDGED for v in found.verdicts)
+    if judged == len(nodeids):
+        return f"all {len(nodeids)} properties judged; the next --quick round starts over"
+    return (f"{judged} of {len(nodeids)} properties judged so far ({len(nodeids) - judged} not "
+            "reached or cut by the round's time); run the same command again to continue "
+            "where this round stopped (a fresh --out starts over)")
 
 
 def _known_run(baseline: known.Baseline | None, args) -> dict:
@@ -492,11 +574,13 @@ def report_command(args) -> int:
         run_dir = new_run_dir(settings.out, "report", sut)
         _header("report", settings, described, len(nodeids), run_dir)
         status = _Status(time.time(), sut=sut)
+        dealt = record.collection(nodeids)  # how many it meant to run
         found = run(nodeids, settings, run_dir, on_verdict=status.verdict, on_tick=status.tick,
-                    on_change=_recorder(run_dir, settings, described))
+                    on_change=_recorder(run_dir, settings, described, collection=dealt))
         status.clear()
-        columns.append(record.Column(sut, described[0], args.profile, found.verdicts,
-                                     written=record.now()))
+        column = record.Column(sut, described[0], args.profile, found.verdicts,
+                               collection=dealt, written=record.now())
+        columns.append(replace(column, description=column.description + record.not_run(column)))
         if found.interrupted:  # the columns so far are drawn; the rest never ran
             signum = found.signum
             print(f"jaxcheck report: {signal.Signals(signum).name}: the SUTs after {sut} "

@@ -40,11 +40,16 @@ def writable_directory(path: Path, option: str) -> Path:
 LOGS = "logs"
 
 
+def slug(sut: str) -> str:
+    """The SUT's name as its runs' log folders carry it: `mypkg.shim`, `a_b` for `a:b`."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", sut)
+
+
 def new_run_dir(out: Path, command: str, sut: str) -> Path:
     """A new folder of its own under `out/logs`: `check-mypkg.shim-20260101-120000-k3j2x9`."""
     logs = out.resolve() / LOGS
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    prefix = f"{command}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', sut)}-{stamp}-"
+    prefix = f"{command}-{slug(sut)}-{stamp}-"
     try:
         logs.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=prefix, dir=logs))

@@ -270,6 +270,24 @@ _SHARD = re.compile(r"(\d+)/(\d+)")
 _DEALT = re.compile(r"(\d+) properties")  # a collection's start (`collection`)
 
 
+def planned(collection: str | None) -> int | None:
+    """How many properties a run set out to run, by its `collection`; None if unsaid."""
+    count = _DEALT.match(collection or "")
+    return int(count[1]) if count else None
+
+
+def not_run(column: Column) -> str:
+    """What an unsharded run that did not reach every property says at the end of its
+    description ("" if it reached them all): ' [18 of 198 properties not run]'.  A
+    run stopped by a signal, or a bounded round by its time, leaves the rest out."""
+    count = planned(column.collection)
+    run = len({v.nodeid for v in column.verdicts})
+    note = f" [{count - run} of {count} properties not run]" if count else ""
+    if column.shard or count is None or run >= count or column.description.endswith(note):
+        return ""
+    return note
+
+
 def merged(columns: list[Column]) -> list[Column]:
     """The columns, the shards of one run (one SUT, as it described itself, one
     profile and one seed) joined into one column in the order of their shards; a
@@ -282,7 +300,7 @@ def merged(columns: list[Column]) -> list[Column]:
     joined = []
     for group in groups.values():
         if not group[0].shard:
-            joined += group
+            joined += [replace(c, description=c.description + not_run(c)) for c in group]
             continue
         shards = sorted((tuple(map(int, _SHARD.fullmatch(c.shard).groups())), c) for c in group)
         counts = {count for (_, count), _ in shards}

@@ -73,6 +73,10 @@ POLL_SECONDS = 0.2
 # machine); far more means something hangs.
 COLLECT_TIMEOUT = 600.0
 
+# The reason of a property a bounded round ended before it was judged: it runs
+# again first in the next round (`check --quick`).
+CUT = "cut: the round's time was up before it was judged"
+
 # pytest's exit codes that mean the child ran as a test run should
 # (0: all passed, 1: some failed); any other ending is examined.
 PYTEST_RAN = {0, 1}
@@ -104,6 +108,10 @@ class RunOptions:
     known: Path | None = None
     shrink_known: bool = False
     seed: int | None = None  # Hypothesis's seed for every property (a profile not derandomized)
+    # A bounded round (`check --quick`): seconds a property may run past its share of
+    # the deadline (shrinking included) before the parent ends it, and after the
+    # deadline no property starts.  None: a property's share bounds its search only.
+    overrun: float | None = None
 
 
 # Every outcome a property can have, in the order a summary counts them:
@@ -157,6 +165,7 @@ class Run:
 
     verdicts: list[Verdict]
     signum: int | None = None
+    not_reached: list[str] = field(default_factory=list)  # a bounded round's time was up
 
     @property
     def interrupted(self) -> bool:
@@ -338,6 +347,10 @@ class Worker:
         self.trouble: list[str] = []  # jaxcheck's own, while the current property runs
         self.stopping = False
         self._killed_by_watchdog = False
+        self.hard_end = float("inf")  # when the running property is cut (`overrun`)
+        self._cut = False
+        # The properties a bounded round never started: its time was up.
+        self.not_reached: list[str] = []
 
     @property
     def log(self) -> Path:
@@ -358,6 +371,8 @@ class Worker:
                 f"--jaxcheck-worker={self.directory}", f"--jaxcheck-channel={write_end}"]
         if self.options.deadline is not None:
             args.append(f"--jaxcheck-deadline={self.options.deadline}")
+        if self.options.overrun is not None:
+            args.append(f"--jaxcheck-overrun={self.options.overrun}")
         if self.options.fresh:
             args.append("--jaxcheck-fresh")
         if self.options.max_shrinks is not None:
@@ -396,7 +411,10 @@ class Worker:
             if kind == START:
                 self.running_nodeid, self.started = event["nodeid"], event["started"]
                 self.trouble = []
+                self.hard_end = self._hard_end()
             elif kind == FAILING:
+                if event["nodeid"] not in self.failing:  # shrinking starts: cut at its share
+                    self.hard_end = min(self.hard_end, self._hard_end(failed=True))
                 self.failing[event["nodeid"]] = event
             elif kind == TROUBLE:
                 self.trouble.append(event["message"])
@@ -414,6 +432,7 @@ class Worker:
         if self.process is None:
             return []
         self._watchdog()
+        self._past_its_share()
         returncode = self.process.poll()
         self.output.copy()
         verdicts = self._take_events()
@@ -421,11 +440,39 @@ class Worker:
             return verdicts
         verdicts += self._take_events()  # what it sent as it ended
         self._ended()
-        if self.remaining:
+        if self.remaining and not (self.running_nodeid is None and self.time_up()):
             verdicts.append(self._ended_early(returncode))
-            if self.remaining and not self.stopping:
-                self.start()
+        if self.remaining and self.time_up():
+            self.not_reached, self.remaining = self.remaining, []
+        if self.remaining and not self.stopping:
+            self.start()
         return verdicts
+
+    def time_up(self) -> bool:
+        """Whether a bounded round's deadline has passed: no property starts after it."""
+        return self.options.overrun is not None and time.time() > self.options.deadline
+
+    def _hard_end(self, failed: bool = False) -> float:
+        """When the running property is cut, in a bounded round: `overrun` past the
+        deadline while it searches (the child ends a passing property after the first
+        example past its share, but one example of a slow SUT may outlast a share,
+        and a judged property is what a round is for); once it has failed, `overrun`
+        past the end of its share or now, whichever is later (the child cuts its
+        shrinking there: its share is the time to the deadline over the properties
+        left when it started, this one included, jaxcheck/child.py)."""
+        if self.options.overrun is None:
+            return float("inf")
+        if not failed:
+            return self.options.deadline + self.options.overrun
+        left = max(1, len(self.remaining))
+        share = max(0.0, self.options.deadline - self.started) / left
+        return max(self.started + share, time.time()) + self.options.overrun
+
+    def _past_its_share(self) -> None:
+        """End the child whose property ran past its hard end (`overrun`)."""
+        if self.running_nodeid is not None and time.time() > self.hard_end and not self._cut:
+            self._cut = True
+            self.kill()
 
     def _ended(self) -> None:
         end_group(self.process.pid)  # what the SUT started, if the child left it
@@ -496,6 +543,14 @@ class Worker:
         examples = current.get("examples")
         hung = returncode == inflight.EXIT_HUNG or self._killed_by_watchdog
         self._killed_by_watchdog = False
+        cut, self._cut = self._cut and not hung, False
+        if cut and nodeid in self.failing:
+            return self._failed_while_shrinking(nodeid, "cut at the end of its share of the "
+                                                        "round")
+        if cut:
+            return Verdict(nodeid, "interrupted", examples,
+                           round(time.time() - self.started, 3), CUT,
+                           trouble=list(self.trouble))
         if self.stopping and not hung:
             if nodeid in self.failing:
                 return self._failed_while_shrinking(nodeid, "stopped while shrinking")
@@ -597,6 +652,7 @@ def run(nodeids: list[str], options: RunOptions, run_dir: Path,
     finally:
         for worker in workers:
             worker.kill()
-    result = Run([verdicts[n] for n in nodeids if n in verdicts], signum)
+    result = Run([verdicts[n] for n in nodeids if n in verdicts], signum,
+                 [n for w in workers for n in w.not_reached])
     on_change(result.verdicts)
     return result

@@ -93,7 +93,7 @@ def cut(text: str, width: int, *, middle: bool = False) -> str:
     return text[:keep - tail] + "\u2026" + text[len(text) - tail:]
 
 
-def closing_table(verdicts: list[Verdict], sut: str = "") -> str:
+def closing_table(verdicts: list[Verdict], sut: str = "", planned: int | None = None) -> str:
     room = WIDTH - _INDENT
     header = "  ".join(name.ljust(w) for name, w in _COLUMNS) + "  property"
     lines = [header, "  ".join("-" * w for _, w in _COLUMNS) + "  " + "-" * room]
@@ -106,19 +106,22 @@ def closing_table(verdicts: list[Verdict], sut: str = "") -> str:
         lines += [" " * _INDENT + cut(detail.splitlines()[0], room, middle=True)
                   for detail in details]
         lines += [f"    reproducer: {relative(p)}" for p in v.reproducers]
-    return "\n".join(lines) + "\n" + summary(verdicts)
+    return "\n".join(lines) + "\n" + summary(verdicts, planned)
 
 
-def summary(verdicts: list[Verdict]) -> str:
+def summary(verdicts: list[Verdict], planned: int | None = None) -> str:
     """'N passed, N failed' (the form CI logs are read for), then the rest; known
     failures, crashes and hangs are counted as known, not under their outcome, so
-    the counts say what the exit status says."""
+    the counts say what the exit status says.  Of a run that set out to run `planned`
+    properties and has fewer verdicts (stopped by a signal, or a round by its time),
+    the count it did not run too."""
     counts = Counter(KNOWN if v.known else v.outcome for v in verdicts)
     words = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     words += [f"{counts[o]} {o}" for o in (KNOWN, "skipped", "crashed", "hung", "interrupted",
                                            "error")
               if counts[o]]
-    return ", ".join(words)
+    missing = (planned or 0) - len(verdicts)
+    return ", ".join(words + [f"{missing} not run"] * (missing > 0))
 
 
 def diagnoses(verdict: Verdict, sut: str = "") -> list[Diagnosis]:
