@@ -20,6 +20,8 @@ import threading
 import time
 from pathlib import Path
 
+from jaxcheck import reaper
+
 # How often a child looks whether its parent is still there (a getppid call).
 PARENT_CHECK_SECONDS = 0.5
 
@@ -42,6 +44,9 @@ def end_with_parent() -> None:
     if os.getpgrp() != os.getpid():
         return
     parent = os.getppid()
+    # What the SUT detaches from the group (a double fork and setsid) is adopted
+    # by this child, not by init, and ended with the rest (jaxcheck/reaper.py).
+    reaper.subreaper()
 
     def orphaned() -> bool:
         return os.getppid() != parent
@@ -49,9 +54,16 @@ def end_with_parent() -> None:
     def watch():
         while not orphaned():
             time.sleep(PARENT_CHECK_SECONDS)
+        with contextlib.suppress(OSError):
+            reaper.end_descendants(os.getpid())
         os.killpg(os.getpgrp(), signal.SIGKILL)
 
     def on_exit():
+        with contextlib.suppress(OSError):
+            ended = reaper.end_descendants(os.getpid())
+            if ended:
+                print(f"jaxcheck: ended {len(ended)} process(es) the SUT detached from this "
+                      f"child's group: {', '.join(ended[:3])}", file=sys.stderr, flush=True)
         if orphaned():
             os.killpg(os.getpgrp(), signal.SIGKILL)
         for pid in _rest_of_group():
@@ -90,6 +102,8 @@ def end_soon(status: int, tell, seconds: float = END_SECONDS) -> None:
             tell(message)
         with contextlib.suppress(Exception):
             print(f"jaxcheck: {message}", file=sys.stderr, flush=True)
+        with contextlib.suppress(OSError):
+            reaper.end_descendants(os.getpid())
         for pid in _rest_of_group():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)

@@ -10,12 +10,14 @@ child can end into one line that says what the SUT did.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import sys
 from pathlib import Path
 
+from jaxcheck import reaper
 from jaxcheck.lifetime import end_with_parent
 from jaxcheck.runner import INSTALLED, ROOT, RunError, run_quietly
 from oracles.sut import SutError, resolve
@@ -99,4 +101,6 @@ if __name__ == "__main__":
     # which Python waits for (a hanging atexit made the check hang, silently).
     status = main(sys.argv[1:])
     sys.stdout.flush()
+    with contextlib.suppress(OSError):  # what the SUT detached, adopted here (lifetime.py)
+        reaper.end_descendants(os.getpid())
     os._exit(status)

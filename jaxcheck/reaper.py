@@ -12,10 +12,11 @@ not to init, and stays in its tree of descendants, however it detached.
 `adopt_orphans` makes the command one, at its start; when it ends, every
 descendant still there (nothing of the command's own is, by then: its
 children were ended with their groups) is ended with SIGKILL, which cannot
-be ignored, and a line says how many and what they were.  Elsewhere (no
-`prctl`, no /proc) nothing changes, and a detached process may outlive the
-command, as before.  A command killed by SIGKILL ends nothing: its children
-end their own groups (jaxcheck/lifetime.py), and what left them is init's.
+be ignored, and a line says how many and what they were.  Each child is a
+subreaper too (jaxcheck/lifetime.py), and ends its own descendants as it
+ends, or as soon as it finds the command gone: a command killed by SIGKILL
+ends nothing itself.  Elsewhere (no `prctl`, no /proc) nothing changes, and
+a detached process may outlive the command, as before.
 """
 
 from __future__ import annotations
@@ -34,16 +35,21 @@ PR_SET_CHILD_SUBREAPER = 36
 COMMAND_CHARACTERS = 80
 
 
-def adopt_orphans() -> bool:
-    """Make this process a child subreaper and end its descendants when it exits;
-    whether the system allowed it."""
+def subreaper() -> bool:
+    """Make this process a child subreaper; whether the system allowed it."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-            return False
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
+        return False
+
+
+def adopt_orphans() -> bool:
+    """Make this process a child subreaper and end its descendants when it exits;
+    whether the system allowed it."""
+    if not subreaper():
         return False
     if os.getpid() not in _ADOPTING:  # once per process, however often the command runs
         _ADOPTING.add(os.getpid())

@@ -9,11 +9,16 @@ SUT's behind (jaxcheck/reaper.py, jaxcheck/lifetime.py, jaxcheck/probe.py).
 """
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.meta.command import jaxcheck
+from jaxcheck.lifetime import PARENT_CHECK_SECONDS
+from tests.meta.command import ROOT, jaxcheck
 
 pytestmark = pytest.mark.meta
 
@@ -47,7 +52,8 @@ def test_a_detached_process_is_ended_with_the_run(tmp_path):
     started = [int(line) for line in pids.read_text().split()]
     assert started, "the SUT started no process"  # the probe's, the collection's, a worker's
     assert not [pid for pid in started if alive(pid)], started
-    assert "still running below the command as it ended" in result.stderr, result.stderr
+    logs = "".join(p.read_text(errors="replace") for p in tmp_path.glob("out/logs/*/*/*.log"))
+    assert "process(es) the SUT detached" in logs, logs[-2000:]
 
 
 @pytest.mark.parametrize("sut, held", [("thread_keeping", "the SUT left 1 thread(s) running"),
@@ -64,3 +70,27 @@ def test_an_import_that_never_ends_is_exit_2(tmp_path):
     result = run("import_hanging", tmp_path / "out", "--sut-timeout", "5")
     assert result.returncode == 2, result.stdout + result.stderr
     assert "it hangs at import" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
+def test_a_command_killed_leaves_nothing_the_sut_detached(tmp_path):
+    """SIGKILL of the command while a worker runs: each child adopted what the SUT
+    detached under it, and ends it as it ends or finds the command gone."""
+    pids = tmp_path / "pids"
+    env = {**os.environ, "JAXCHECK_TEST_PIDS": str(pids)}
+    command = subprocess.Popen(
+        [sys.executable, "-m", "jaxcheck", "check", "--sut", "tests.lifetime.detaching", *ONLY,
+         "--out", str(tmp_path / "out")], cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 240  # the probe's, the collection's, then a worker's
+    while time.monotonic() < deadline and (
+            not pids.exists() or len(pids.read_text().split()) < 3):
+        time.sleep(0.2)
+    command.kill()
+    command.wait()
+    started = [int(line) for line in pids.read_text().split()]
+    time.sleep(3 * PARENT_CHECK_SECONDS + 1)  # a child looks for its parent this often
+    left = [pid for pid in started if alive(pid)]
+    for pid in left:  # not to outlive this test if it fails
+        os.kill(pid, signal.SIGKILL)
+    assert len(started) >= 3 and not left, (started, left)
