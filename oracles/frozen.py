@@ -391,7 +391,8 @@ def verdict(changes: list[str], what: str) -> str:
             "SUT was imported or in one of its calls up to this one]\n"
             "jaxcheck judges with NumPy, the standard library and its own modules in the "
             "SUT's process, froze them before the SUT was imported, and trusts no verdict "
-            "made with them changed: an SUT must leave them as it found them (docs/sut-api.md).")
+            "made with them changed: an SUT must leave them as it found them "
+            "(oracles/frozen.py).")
 
 
 # The one frozen judge of this process.
