@@ -9,7 +9,9 @@ Each trial runs, as a user does,
 
 (the shim's jvp is wrong and takes 3 s a call, and starts a `sleep`; the jit
 property never calls jvp, so a verdict on it other than passed is a false
-FAIL), and draws with `random.Random(seed)`:
+FAIL), or one of its two variants, drawn from a `Random` of their own (its
+sleeper detached from the group by a double fork and setsid, SIGTERM ignored;
+or a non-daemon thread that never ends), and draws with `random.Random(seed)`:
 
 * a fault: SIGINT, SIGTERM or SIGHUP, or now and then two SIGINTs 0-0.5 s
   apart, or a SIGKILL;
@@ -66,6 +68,10 @@ from tests.meta.faults import (  # noqa: E402
 )
 
 FAULTS = {"SIGINT": 3, "SIGTERM": 3, "SIGHUP": 3, "SIGINT twice": 2, "SIGKILL": 2}  # weights
+# The SUT of a trial: the slow shim, or it with a sleeper that detaches from its
+# group (double fork, setsid, SIGTERM ignored), or with a thread that never
+# ends.  Drawn from a Random of its own, so a seed strikes as it did before.
+SUTS = {SLOW_SHIM: 2, f"{SLOW_SHIM}_detaching": 1, f"{SLOW_SHIM}_keeping_a_thread": 1}
 MOMENTS = {"delay": 4, "in an SUT call": 2, "while shrinking": 2, "at the end": 2}
 SIGNALS = {"SIGINT": (signal.SIGINT,), "SIGTERM": (signal.SIGTERM,),
            "SIGHUP": (signal.SIGHUP,), "SIGINT twice": (signal.SIGINT, signal.SIGINT),
@@ -93,6 +99,7 @@ class Trial:
     number: int
     fault: str
     moment: str
+    sut: str = SLOW_SHIM
     where: str = ""
     status: int | None = None
     found: bool = False  # the record or the output shows the failure found
@@ -175,11 +182,12 @@ def judge(run: Background, trial: Trial) -> None:
     trial.left = run.left_behind()
 
 
-def run_trial(number: int, rng: random.Random, work: Path) -> tuple[Trial, Path]:
-    trial = Trial(number, draw(rng, FAULTS), draw(rng, MOMENTS))
+def run_trial(number: int, rng: random.Random, work: Path,
+              suts: random.Random) -> tuple[Trial, Path]:
+    trial = Trial(number, draw(rng, FAULTS), draw(rng, MOMENTS), draw(suts, SUTS))
     home = Path(tempfile.mkdtemp(prefix=f"trial-{number:03d}-", dir=work))
     began = time.monotonic()
-    run = start(home, "check", "--sut", SLOW_SHIM, "--reference", "none", "--jobs", "1",
+    run = start(home, "check", "--sut", trial.sut, "--reference", "none", "--jobs", "1",
                 "--only", BOTH, "--out", str(home / "out"))
     try:
         strike(run, trial, rng, began)
@@ -198,7 +206,8 @@ def draw(rng: random.Random, weights: dict[str, int]) -> str:
 
 def line(trial: Trial) -> str:
     verdict = "ok" if not trial.violations else "VIOLATION: " + "; ".join(trial.violations)
-    return (f"trial {trial.number:3d}  {trial.fault:<12} {trial.moment:<15} "
+    return (f"trial {trial.number:3d}  {trial.sut.removeprefix(SLOW_SHIM) or 'plain':<17} "
+            f"{trial.fault:<12} {trial.moment:<15} "
             f"landed in {trial.where:<16} exit {trial.status}  "
             f"{'found' if trial.found else 'not found':<9}  {verdict}")
 
@@ -213,6 +222,9 @@ def summary(trials: list[Trial], command: str, seconds: float) -> str:
         rows.append(f"| {fault} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
     totals = [sum(kinds[(f, w)] for f in FAULTS) for w in wheres]
     rows.append("| all | " + " | ".join(map(str, totals)) + f" | {len(trials)} |")
+    by_sut = Counter(t.sut for t in trials)
+    sut_rows = [f"| `{sut}` | {by_sut[sut]} | {sum(len(t.left) for t in trials if t.sut == sut)}"
+                f" | {sum(bool(t.violations) for t in trials if t.sut == sut)} |" for sut in SUTS]
     figures = [
         ("trials", len(trials)),
         ("faults injected while the run was alive",
@@ -234,6 +246,12 @@ def summary(trials: list[Trial], command: str, seconds: float) -> str:
         "",
         *rows,
         "",
+        "By SUT:",
+        "",
+        "| SUT | trials | processes left | trials with a violation |",
+        "|---|---:|---:|---:|",
+        *sut_rows,
+        "",
         "| figure | count |",
         "|---|---:|",
         *(f"| {name} | {count} |" for name, count in figures),
@@ -253,12 +271,12 @@ def main() -> int:
     parser.add_argument("--write", action="store_true",
                         help="make the summary the 'faults' section of docs/performance.md")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
+    rng, suts = random.Random(args.seed), random.Random(f"{args.seed} suts")
     work = Path(tempfile.mkdtemp(prefix="jaxcheck-faults-", dir=args.work))
     began = time.monotonic()
     trials = []
     for number in range(1, args.trials + 1):
-        trial, home = run_trial(number, rng, work)
+        trial, home = run_trial(number, rng, work, suts)
         trials.append(trial)
         print(line(trial) + (f"  (kept: {home})" if trial.violations else ""), flush=True)
         if not trial.violations:
