@@ -31,7 +31,11 @@ which Hypothesis re-raises at once (the only early stop it offers), and the
 plugin records the property as passed with its examples. The skip comes
 after an example, never before one: an example that draws nothing where
 earlier ones drew is, to Hypothesis, flaky data generation. A property that
-has failed is never stopped: its shrinking runs to the end. A hunt
+has failed is never stopped: its shrinking runs to the end, except in a
+bounded round (`--jaxcheck-overrun`: `check --quick`), where shrinking is
+also cut by time, at the end of the property's share and half its overrun,
+and no property starts after the deadline (the parent cuts a property that
+runs past its bound, jaxcheck/runner.py). A hunt
 (`--jaxcheck-fresh`) lifts the profile's example budget, and its profile
 adds the example database (`--jaxcheck-db`, jaxcheck/database.py) to the
 profile chosen, so a failure found anywhere is replayed first; a database

@@ -18,6 +18,11 @@ log through the parent (jaxcheck/childlog.py).  The parent turns that into
   cannot interrupt it, the parent kills it once the in-flight script is
   `WATCHDOG_FACTOR` time-outs old: the property *hung*.
 
+* in a bounded round (`check --quick`, `RunOptions.overrun`), a property
+  past its bound is ended by the parent: failed with the failure found so
+  far, or *interrupted* ("cut") if it had not failed; after the deadline no
+  child starts, and the properties left are the run's `not_reached`.
+
 After a crash or a hang, a new child takes the worker's remaining
 properties; a hanging property costs one time-out plus a child's start-up,
 not a hundred time-outs of shrinking.  Every child is the leader of its own
