@@ -94,3 +94,19 @@ def test_a_command_killed_leaves_nothing_the_sut_detached(tmp_path):
     for pid in left:  # not to outlive this test if it fails
         os.kill(pid, signal.SIGKILL)
     assert len(started) >= 3 and not left, (started, left)
+
+
+def test_one_ctrl_c_while_a_child_the_sut_keeps_alive_ends_is_exit_130(tmp_path):
+    out = tmp_path / "out"
+    with open(tmp_path / "stdout.txt", "w") as stdout:
+        command = subprocess.Popen(
+            [sys.executable, "-m", "jaxcheck", "check", "--sut", "tests.lifetime.thread_keeping",
+             *ONLY, "--out", str(out)], cwd=ROOT, start_new_session=True, stdout=stdout,
+            stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 240
+    # The property's verdict is in: its child is done, and held by the SUT's thread.
+    while time.monotonic() < deadline and not any(
+            '"outcome": "passed"' in p.read_text() for p in out.glob("logs/*/verdicts.json")):
+        time.sleep(0.2)
+    command.send_signal(signal.SIGINT)
+    assert command.wait(timeout=120) == 130, (tmp_path / "stdout.txt").read_text()
