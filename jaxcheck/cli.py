@@ -430,7 +430,8 @@ def _round_end(nodeids: list[str], found: Run) -> str:
     """How far the rounds have come, for a newcomer: what is judged, and what to do."""
     judged = sum(v.outcome in JUDGED for v in found.verdicts)
     if judged == len(nodeids):
-        return f"all {len(nodeids)} properties judged; the next --quick round starts over"
+        every = "the property" if judged == 1 else f"all {judged} properties"
+        return f"{every} judged; the next --quick round starts over"
     return (f"{judged} of {len(nodeids)} properties judged so far ({len(nodeids) - judged} not "
             "reached or cut by the round's time); run the same command again to continue "
             "where this round stopped (a fresh --out starts over)")
