@@ -125,7 +125,8 @@ def jaxcheck(project: Path, *args: str, command=(str(COMMAND),)) -> subprocess.C
 
 def outcomes(out: Path) -> dict[str, str]:
     (path,) = out.glob("logs/*/verdicts.json")
-    verdicts = json.loads(path.read_text())["columns"][0]["verdicts"]
+    (column,) = json.loads(path.read_text())
+    verdicts = column["verdicts"]
     return {v["nodeid"]: v["outcome"] for v in verdicts}
 
 
