@@ -685,6 +685,17 @@ def std(x, axis=None, keepdims=False):
     return sqrt(var(x, axis, keepdims))
 
 
+def nanmean(x, axis=None, keepdims=False):
+    """The mean of the elements that are not NaN, as JAX's: a NaN counts in neither the
+    sum nor the count.  A number is above -inf or below inf; a NaN is neither."""
+    shape, dtype = aval_of(x).shape, aval_of(x).dtype
+    one, zero = full(shape, 1.0, dtype), full(shape, 0.0, dtype)
+    above, below = greater(x, -_np.inf), less(x, _np.inf)
+    kept = where(above, x, where(below, x, zero))
+    counted = where(above, one, where(below, one, zero))
+    return divide(sum(kept, axis, keepdims), sum(counted, axis, keepdims))
+
+
 def sinc(x):
     """sin(pi x) / (pi x); at 0, where JAX has a rule of its own, 0 / 0."""
     pix = multiply(x, _np.pi)

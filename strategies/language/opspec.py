@@ -884,6 +884,11 @@ OPS: dict[str, OpSpec] = {
                operands.deviation_axes, "var's square root: a kink where the elements agree",
                domain=_spread_out, primitives=("reduce_sum", "sub", "mul", "div", "sqrt"),
                optional=True),
+        OpSpec("nanmean", np.nanmean, "jnp.nanmean({0}, axis={axis}, keepdims={keepdims})",
+               None, operands.reduction_axes,
+               "a mean through a mask: no NaN is drawn, so a rule that lets the mask's "
+               "select or count drift shows", domain=_counted,
+               primitives=("gt", "lt", "select_n", "reduce_sum", "div"), optional=True),
     ]
 }
 

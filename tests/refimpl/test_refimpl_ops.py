@@ -87,6 +87,8 @@ OPS = {
     "abs_both_signs": (lambda n: lambda x: n.abs(x - 1.2) * n.sign(1.1 - x), [(2, 3)], True),
     "mean": (lambda n: lambda x: n.mean(x, axis=(0, 2), keepdims=True) + n.mean(x),
              [(2, 3, 4)], False),
+    "nanmean": (lambda n: lambda x: n.nanmean(x, axis=(0, 2), keepdims=True) + n.nanmean(x),
+                [(2, 3, 4)], False),
     "max": (lambda n: lambda x: n.max(x, axis=1) + n.max(x), [(2, 3, 4)], False),
     "min": (lambda n: lambda x: n.min(x, axis=-1, keepdims=True) * n.min(x), [(2, 3)], False),
     "cumsum": (lambda n: lambda x: n.cumsum(x, axis=1) * n.cumsum(x, axis=-1), [(2, 3, 4)],
