@@ -126,8 +126,9 @@ def parser() -> argparse.ArgumentParser:
                                 description="Run the properties (not jaxcheck's self-tests) "
                                             "against an SUT and print a verdict per property.")
     _sut_options(check)
-    check.add_argument("--profile", choices=sorted(profiles.PROFILES), default="ci",
-                       help="Hypothesis profile (default ci: 60 derandomized examples each)")
+    check.add_argument("--profile", choices=sorted(profiles.PROFILES), default=None,
+                       help="Hypothesis profile (default ci: 60 derandomized examples each; "
+                            "--quick runs triage)")
     check.add_argument("--out", type=Path, default=Path(DIRECTORY), metavar="DIR",
                        help=f"where reproducers and logs go (default {DIRECTORY}/)")
     check.add_argument("--quick", action="store_true",
@@ -334,8 +335,11 @@ def _judging(baseline: known.Baseline | None, on_verdict, keep):
 
 def check(args) -> int:
     quick = {}
+    if args.quick and args.profile not in (None, "triage"):
+        raise UsageError(f"--quick runs the triage profile, each property its share of the "
+                         f"time: give --quick or --profile {args.profile}, not both")
+    args.profile = "triage" if args.quick else args.profile or "ci"
     if args.quick:
-        args.profile = "triage"
         quick = {"deadline": time.time() + 60 * args.quick_minutes,
                  "max_shrinks": args.max_shrinks or QUICK_SHRINKS,
                  "overrun": 60 * args.quick_minutes * QUICK_OVERRUN}

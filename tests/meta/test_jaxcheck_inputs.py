@@ -98,6 +98,7 @@ CASES = [
     Case(("check", "--sut-timeout", "nan"), "--sut-timeout", "got 'nan'"),
     Case(("check", "--sut-timeout", "1e10"), "--sut-timeout", "got '1e10'"),
     Case(("check", "--sut-timeout", "0.000001"), "--sut-timeout", "none between 0 and 0.1"),
+    Case(("check", "--quick", "--profile", "thorough"), "--quick", "not both"),
     Case(("hunt", "--minutes", "1", "--db", ""), "--db", "expected a directory path or redis"),
     Case(("hunt", "--minutes", "1", "--db", " "), "--db", "got an empty one"),
     Case(("hunt", "--minutes", "1", "--db", "redis://127.0.0.1:notaport"), "--db",
