@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from jaxcheck import arguments, cli, profiles, replay
+from jaxcheck import arguments, cli, lifetime, probe, profiles, replay, signatures
 from oracles import amplify
 from oracles.sut import DEFAULT_TIMEOUT
 from tests.meta.command import ROOT
@@ -76,3 +76,15 @@ def test_the_test_command_ci_runs_is_in_the_two_commands():
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
     assert "tox -e lint,installed,ci" in [line.split("#")[0].strip() for line in
                                           block.splitlines()]
+
+
+FAULTS = _read("docs/faults.md")
+
+
+def test_the_limits_the_faults_page_states_are_the_codes():
+    assert f"ended after {lifetime.END_SECONDS:g} s" in FAULTS
+    assert f"`--sut-timeout` (at least {probe.IMPORT_FLOOR:g} s)" in FAULTS
+    assert f"1 <= K <= N <= {arguments.MAX_SHARDS}" in FAULTS
+    assert (f"nests groups more than {signatures.MAX_DEPTH} deep, counts a repetition past "
+            f"{signatures.MAX_COUNT:,} or is longer than {signatures.MAX_LENGTH:,} characters; a "
+            f"search that runs past {signatures.MATCH_SECONDS:g} s") in FAULTS
