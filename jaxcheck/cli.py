@@ -335,10 +335,7 @@ def _judging(baseline: known.Baseline | None, on_verdict, keep):
 
 def check(args) -> int:
     quick = {}
-    if args.quick and args.profile not in (None, "triage"):
-        raise UsageError(f"--quick runs the triage profile, each property its share of the "
-                         f"time: give --quick or --profile {args.profile}, not both")
-    args.profile = "triage" if args.quick else args.profile or "ci"
+    args.profile = profile_of(args)
     if args.quick:
         quick = {"deadline": time.time() + 60 * args.quick_minutes,
                  "max_shrinks": args.max_shrinks or QUICK_SHRINKS,
@@ -381,6 +378,15 @@ def check(args) -> int:
     if args.quick:
         print(_round_end(nodeids, found), flush=True)
     return ended
+
+
+def profile_of(args) -> str:
+    """The profile a check runs: `triage` for --quick, else --profile (default ci);
+    --quick with another profile is a usage error."""
+    if args.quick and args.profile not in (None, "triage"):
+        raise UsageError(f"--quick runs the triage profile, each property its share of the "
+                         f"time: give --quick or --profile {args.profile}, not both")
+    return "triage" if args.quick else args.profile or "ci"
 
 
 def _earlier_round(out: Path, sut: str, collection: str) -> dict[str, Verdict]:

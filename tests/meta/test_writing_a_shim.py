@@ -215,7 +215,8 @@ def test_each_shown_run_counts_the_properties_its_selection_collects(shown):
     args = cli.parser().parse_args(list(shown.argv))
     if args.command not in ("check", "hunt"):
         pytest.skip("not a run of the properties")
-    selected = _collected(args.sut, args.profile, args.only)
+    profile = cli.profile_of(args) if args.command == "check" else args.profile
+    selected = _collected(args.sut, profile, args.only)
     if getattr(args, "shard", None):
         selected = shard(selected, *args.shard)
     header = HEADER.search(shown.output)
