@@ -27,12 +27,13 @@ import pytest
 
 def _from_a_wheel() -> metadata.Distribution | None:
     """jaxcheck's distribution in this interpreter's site-packages where it was installed
-    from a wheel, not editable (a clone's own `jaxcheck.egg-info`, which setuptools leaves
-    beside the sources, is not looked at)."""
+    from its wheel: its files are the package itself, the properties inside it.  An
+    editable install holds a path file and a finder instead (and pip's record of where it
+    came from says "editable" only when pip made the editable wheel itself, not when tox
+    hands it one); a clone's own `jaxcheck.egg-info`, beside its sources, is not looked at."""
     site = sysconfig.get_paths()["purelib"]
     for distribution in metadata.distributions(name="jaxcheck", path=[site]):
-        direct = distribution.read_text("direct_url.json")
-        if not (direct and json.loads(direct).get("dir_info", {}).get("editable")):
+        if any(str(file) == "jaxcheck/tests/__init__.py" for file in distribution.files or ()):
             return distribution
     return None
 
