@@ -13,6 +13,9 @@ straight-line program (`tests/test_jvp.py`, `tests/test_grad.py`,
 `tests/test_long_programs.py`); `verify_jvp`, `verify_grad` and `verify_vjp`
 are the judging steps alone, given an estimate of J v from elsewhere (the
 path a Python `if` takes: `tests/test_python_control_flow.py`).
+`check_grad_again` holds one gradient function called at two input sets,
+as `oracles.values.check_jit` holds one jitted function
+(`tests/test_cells.py`, each construct).
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from oracles.experiment import Experiment, case_experiment
 from oracles.reference import from_reference
 from oracles.reproducer import Expectation
 from oracles.sut import Sut
-from oracles.tolerance import FINITE_DIFFERENCES
-from oracles.verify import verify
+from oracles.tolerance import EXACT, FINITE_DIFFERENCES
+from oracles.verify import verify, verify_returns
 from strategies import wrappers
 from strategies.cases import full_direction, inputs_of
 from strategies.language.evaluation import evaluate
@@ -99,3 +102,27 @@ def check_vjp(sut: Sut, reference: Sut | None, case: ProgramCase, cotangents, al
     estimate = finite_diff.directional(case.program, case.args, along)
     verify_vjp(sut, reference, case, cotangents, along, estimate,
                "<u, J v> by central finite differences")
+
+
+def check_grad_again(sut: Sut, reference: Sut | None, case: ProgramCase, weights) -> None:
+    """One grad(loss) by every input, called at the case's first input set, then at
+    its second, against grad(loss) built afresh at each on the SUT (a wrong
+    gradient is `check_grad`'s to report; this is what a gradient function, or
+    a function with custom rules or a checkpoint in it, keeps of its first
+    call), and the reference."""
+    __tracebackhide__ = True
+    every = tuple(range(len(case.args)))
+    constants = wrappers.named("w", weights)
+    sets = case.variants[:2]
+    afresh = [verify_returns(sut, case_experiment(case._replace(args=args),
+                                                  wrappers.grad(case.program, every),
+                                                  "grad(loss)(x), built afresh",
+                                                  constants=constants),
+                             "grad(loss) built afresh, which one called before must equal")
+              for args in sets]
+    exp = case_experiment(case, wrappers.grad_twice(case.program),
+                          "one grad(loss) at x, then at y", inputs=inputs_of(case, y=sets[-1]),
+                          constants=constants, also=sets[1:])
+    verify(sut, exp, Expectation(tuple(g for gs in afresh for g in gs),
+                                 f"grad(loss) built afresh at each on {sut.name}", EXACT),
+           *from_reference(reference, exp))

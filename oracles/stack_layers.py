@@ -14,18 +14,22 @@ check its row of `LAYERS` names (`CHECKS`):
 The first two compare with the SUT's own inner stage, so a failure names the
 layer that broke; `check_stack` then holds the whole stack to its NumPy
 meaning (when its top layer is not already a derivative) and to the
-reference.  The property: `tests/test_stacks.py`.
+reference.  A stack drawn with a second point (`stack_cases(again=True)`) is
+then called again there (`check_reuse`): one function object at two points,
+the second call against the same stack built afresh, as `oracles.values.
+check_jit` holds one jitted function.  The properties: `tests/test_stacks.py`,
+`tests/test_jacobians.py`.
 """
 
 from __future__ import annotations
 
 from oracles import finite_diff
 from oracles.experiment import Experiment, case_experiment
-from oracles.reference import referee, verify_matches_reference
+from oracles.reference import from_reference, referee, verify_matches_reference
 from oracles.reproducer import Expectation
 from oracles.sut import Sut
 from oracles.tolerance import EXACT, STACK_MEANING
-from oracles.verify import verify, verify_agrees
+from oracles.verify import verify, verify_agrees, verify_returns
 from strategies import stacks
 from strategies.wrappers import Wrapper
 
@@ -86,6 +90,36 @@ def check_meaning(sut: Sut, reference: Sut | None, stack, level: int) -> None:
                                  error=(sum(e.error for e in estimates),)))
 
 
+def check_reuse(sut: Sut, reference: Sut | None, stack) -> None:
+    """One g{top} called at the stack's inputs, then at its second point (`stacks.
+    reuse_source`): the second call equals the reference's run of both calls,
+    or without a reference, the stack built afresh and called at that point
+    alone on the SUT.
+
+    The first call is the one the layer checks judge; what a system keeps from
+    it (a primal or a residual cached by function object, a trace of the
+    first point's values) shows in the second.  The afresh side runs in a
+    module of its own, so it keeps nothing of the first call, and its values
+    are literals in the reproducer (a second SUT run only where no reference
+    judges: the reference's run of both calls is the cheaper oracle).
+    """
+    __tracebackhide__ = True
+    top = len(stack.layers)
+    inputs = stack.inputs | {f"{name}{stacks.AGAIN}": x for name, x in stack.again.items()}
+    source, fresh = stacks.reuse_source(stack)
+    title = stacks.title(stack, top)
+    exp = stage_experiment(stack, top, source, _call("reused", inputs),
+                           f"one {title} at its first point, then at its second", inputs)
+    expectations = from_reference(reference, exp)
+    if not expectations:
+        alone = verify_returns(sut, stage_experiment(
+            stack, top, "", fresh, f"{title} at its second point, built afresh", inputs),
+            f"{title} built afresh, which one called before must equal")
+        expectations = [Expectation(alone, f"{title} built afresh at the second point on "
+                                           f"{sut.name}", EXACT)]
+    verify(sut, exp, *expectations)
+
+
 # Which oracle judges a layer, by the check its row of `stacks.LAYERS` names.
 CHECKS = {stacks.IDENTITY_CHECK: check_identity, stacks.LOOP_CHECK: check_loop,
           stacks.MEANING_CHECK: check_meaning}
@@ -99,5 +133,8 @@ def check_stack(sut: Sut, reference: Sut | None, stack) -> None:
         CHECKS[stacks.LAYERS[layer.name].check](sut, reference, stack, level)
     if stacks.LAYERS[stack.layers[-1].name].check != stacks.MEANING_CHECK:
         check_meaning(sut, reference, stack, top)
+    if stack.again is not None:
+        check_reuse(sut, reference, stack)  # the reference judges both calls there
+        return
     verify_matches_reference(sut, reference, stage_experiment(
         stack, top, "", _call(f"g{top}", stack.inputs), stacks.title(stack, top), stack.inputs))

@@ -84,7 +84,9 @@ def stack_in_dtypes(stack: StackCase, dtypes: Sequence[np.dtype]) -> tuple[Stack
     for name, value in stack.constants.items():  # w{level}_{j}: output j of stage level - 1
         level, j = map(int, name[1:].split("_"))
         constants[name] = np.asarray(value, _dtype(sigs[level - 1].outputs[j]))
-    return (stack._replace(inputs=inputs, constants=constants),
+    again = stack.again and {name: np.asarray(stack.again[name], _dtype(slot))
+                             for name, slot in zip(top.names, top.inputs)}
+    return (stack._replace(inputs=inputs, constants=constants, again=again),
             tuple(_dtype(slot) for slot in top.outputs))
 
 

@@ -152,15 +152,21 @@ def _vmap_packed_case(drawn: VmapPackedCase, move: Move) -> VmapPackedCase:
 def _stack_case(drawn: StackCase, move: Move) -> StackCase:
     """The outermost stage's first inputs rebuilt from the moved case (batched as
     its vmap layers batch them); its tangents and cotangents, the loss weights
-    and the probes moved."""
+    and the probes moved; a second point likewise."""
     case = _program_case(drawn.case, move)
     names = list(drawn.inputs)
     count = len(case.args)
     inputs = {name: batched_input(case, drawn.layers, i) for i, name in enumerate(names[:count])}
     inputs |= {name: move(drawn.inputs[name], DIRECTION_BOUND) for name in names[count:]}
     probes = {k: _directions(p, move) for k, p in drawn.probes.items()}
+    again = drawn.again
+    if again is not None:  # the second point, rebuilt as the first
+        again = {name: batched_input(case, drawn.layers, i, shift=1)
+                 for i, name in enumerate(names[:count])}
+        again |= {name: move(drawn.again[name], DIRECTION_BOUND) for name in names[count:]}
     return drawn._replace(case=case, inputs=inputs,
-                          constants=_named_directions(drawn.constants, move), probes=probes)
+                          constants=_named_directions(drawn.constants, move), probes=probes,
+                          again=again)
 
 
 def _fields(*directions: str, scalars: tuple[str, ...] = ()) -> Callable:

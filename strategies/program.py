@@ -90,6 +90,7 @@ def programs(
     allow_empty=True,
     first=None,
     grad_only=False,
+    apart=False,
 ) -> ProgramCase:
     """A `ProgramCase`: a straight-line program over `ops` and inputs it is valid at.
 
@@ -119,7 +120,10 @@ def programs(
     * with `grad_only`, the program is for reverse mode alone (forward mode
       applies to it only over a reverse one), so a function with a
       custom_vjp rule may be called in its body, not only in a nested grad's
-      (`constructs.Construct.reverse_only`).
+      (`constructs.Construct.reverse_only`);
+    * with `apart`, input set k is drawn `k * inputs.APART` steps on from the
+      first (each of its shrinks towards `k / 4`, not 0.0), so a function
+      called at two sets meets other values even in the simplest example.
 
     Examples shrink towards one rank-0 input of value 0.0 and a single
     equation using the first operation of `ops` on it.
@@ -128,7 +132,7 @@ def programs(
     if first is not None and first not in ops:
         raise InvalidArgument(f"first={first!r} must be one of ops={ops!r}")
     for name, flag in (("chain", chain), ("sharing", sharing), ("allow_empty", allow_empty),
-                       ("grad_only", grad_only)):
+                       ("grad_only", grad_only), ("apart", apart)):
         if not isinstance(flag, bool):
             raise InvalidArgument(f"{name}={flag!r} must be True or False")
     specs = [LANGUAGE[name] for name in supported_names(only=ops)]
@@ -139,7 +143,7 @@ def programs(
     else:
         arg_shapes = draw(input_shapes, label="input shapes")
     shared = draw_shared(draw, len(arg_shapes), variants)
-    sets = _draw_variants(draw, arg_shapes, shared, variants)
+    sets = _draw_variants(draw, arg_shapes, shared, variants, apart)
     names = [f"x{i}" for i in range(len(arg_shapes))]
     scope = Scope([Var(n, s) for n, s in zip(names, arg_shapes)],
                   [dict(zip(names, args)) for args in sets], specs=specs, language=LANGUAGE,
@@ -174,10 +178,11 @@ def draw_shared(draw, count: int, variants: int) -> tuple[bool, ...]:
     return tuple(flags)
 
 
-def _draw_variants(draw, arg_shapes, shared, variants):
+def _draw_variants(draw, arg_shapes, shared, variants, apart=False):
     first = tuple(draw(inputs.arrays(s), label=f"x{i}") for i, s in enumerate(arg_shapes))
     rest = [
-        tuple(x if shared[i] else draw(inputs.arrays(x.shape), label=f"x{i}[{k}]")
+        tuple(x if shared[i] else draw(inputs.arrays(x.shape, shift=k * inputs.APART * apart),
+                                       label=f"x{i}[{k}]")
               for i, x in enumerate(first))
         for k in range(1, variants)
     ]

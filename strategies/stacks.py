@@ -144,7 +144,8 @@ class StackCase(NamedTuple):
 
     `inputs` are the outermost stage's arguments by name; `constants` the
     loss weights `w{k}_j` of grad layers; `probes[k]` the weights `c0..` on
-    stage k's outputs for its meaning check.
+    stage k's outputs for its meaning check; `again`, if drawn, the outermost
+    stage's arguments at a second point (`stack_cases(again=True)`).
     """
 
     case: ProgramCase
@@ -152,6 +153,7 @@ class StackCase(NamedTuple):
     inputs: dict[str, np.ndarray]
     constants: dict[str, np.ndarray]
     probes: dict[int, tuple[np.ndarray, ...]]
+    again: dict[str, np.ndarray] | None = None
 
     @property
     def signatures(self) -> tuple[Signature, ...]:
@@ -382,13 +384,16 @@ def _render_vjp(layer, level, sig, inner_sig):
 
 
 def _render_grad(layer, level, sig, inner_sig):
+    # grad{level} is made once, beside the stage: one function object that every
+    # call of the stage calls (at two points, `reuse_source`).
     terms = " + ".join(f"jnp.sum(jnp.multiply(out[{j}], w{level}_{j}))"  # as wrappers.loss
                        for j in range(len(inner_sig.outputs)))
     loss = define(f"loss{level}", sig.names, [f"out = g{level - 1}({_params(sig)})",
                                               f"return {terms}"])
-    call = f"{GRAD.call(f'loss{level}', f'argnums={layer.argnums!r}')}({_params(sig)})"
+    made = f"grad{level} = {GRAD.call(f'loss{level}', f'argnums={layer.argnums!r}')}\n"
+    call = f"grad{level}({_params(sig)})"
     result = call if isinstance(layer.argnums, tuple) else f"({call},)"
-    return loss + "\n\n" + define(f"g{level}", sig.names, [f"return {result}"])
+    return "\n\n".join([loss, made, define(f"g{level}", sig.names, [f"return {result}"])])
 
 
 def _render_linearize(layer, level, sig, inner_sig):
@@ -412,10 +417,65 @@ def _flat_jacobians(layer, depth: int) -> str:
 
 def _jacobian_renderer(transformation: Transformation, depth: int) -> Callable:
     def render(layer, level, sig, inner_sig):
+        # made once, as grad{level} is (`_render_grad`)
+        made = f"{transformation.name}{level}"
         applied = transformation.call(f"g{level - 1}", f"argnums={layer.argnums!r}")
-        return define(f"g{level}", sig.names, [f"jacobians = {applied}({_params(sig)})",
-                                               f"return {_flat_jacobians(layer, depth)}"])
+        return f"{made} = {applied}\n\n" + define(
+            f"g{level}", sig.names, [f"jacobians = {made}({_params(sig)})",
+                                     f"return {_flat_jacobians(layer, depth)}"])
     return render
+
+
+# The suffix of a second point's argument names (`reuse_source`).
+AGAIN = "_again"
+
+
+def _again(names) -> list[str]:
+    return [f"{name}{AGAIN}" for name in names]
+
+
+def _again_stage(layer, level, sig, inner_sig) -> tuple[list[str], str]:
+    """The second call of stage `level`, at the second point: its lines in `reused`,
+    and the call of a stage built afresh that it must equal."""
+    call = f"g{level}({', '.join(_again(sig.names))})"
+    return [f"return {call}"], call
+
+
+def _again_returned(transformation: Transformation, call: Callable[[str, list[str]], str]):
+    """The second call of a vjp or linearize stage: `transformation` of the inner
+    stage at the second point's primals, and the function it returns called at
+    the first point's cotangents (tangents), then at the second's.  `call(fn,
+    names)` is how the stage calls the returned function `fn`."""
+    def again(layer, level, sig, inner_sig):
+        n = len(inner_sig.names)
+        second, first_free = _again(sig.names), list(sig.names[n:])
+        lines = [f"out, returned = {transformation.call(f'g{level - 1}', *second[:n])}",
+                 f"return (*out, *{call('returned', first_free)}, "
+                 f"*out, *{call('returned', second[n:])})"]
+        fresh = (f"(*g{level}({', '.join([*second[:n], *first_free])}), "
+                 f"*g{level}({', '.join(second)}))")
+        return lines, fresh
+    return again
+
+
+def reuse_source(stack: StackCase) -> tuple[str, str]:
+    """`reused(<arguments>, <arguments>_again)`, and the call that must equal it.
+
+    `reused` calls the top stage at the stack's inputs, then at its second
+    point (`StackCase.again`): one function object called twice, each layer's
+    transformation applied again to the one inner stage (and a grad's or a
+    Jacobian's function, made once, called again).  Where the top layer
+    returns a function (vjp's pullback, linearize's), the second point's is
+    called at both points' cotangents (tangents).  The other call builds each
+    result afresh, in a module of its own: what a system that keeps nothing
+    between calls gives.
+    """
+    top = len(stack.layers)
+    sig, inner = stack.signatures[top], stack.signatures[top - 1]
+    layer = stack.layers[-1]
+    lines, fresh = LAYERS[layer.name].again(layer, top, sig, inner)
+    params = [*sig.names, *_again(sig.names)]
+    return define("reused", params, [f"g{top}({_params(sig)})", *lines]), fresh
 
 
 def _render_stage0(case: ProgramCase, sig: Signature) -> str:
@@ -476,27 +536,31 @@ def stage_inputs(stack: StackCase, level: int) -> dict[str, np.ndarray]:
     return dict(zip(sigs[level].names, values))
 
 
-def _variant(case: ProgramCase, layers, position: dict) -> tuple[np.ndarray, ...]:
-    """The input set at a batch position (vmap level -> element), by mixed radix."""
+def _variant(case: ProgramCase, layers, position: dict, shift: int) -> tuple[np.ndarray, ...]:
+    """The input set at a batch position (vmap level -> element), by mixed radix,
+    `shift` sets on."""
     flat, stride = 0, 1
     for level, layer in enumerate(layers, 1):
         if layer.name == "vmap":
             flat += position.get(level, 0) * stride
             stride *= layer.size
-    return case.variants[flat % len(case.variants)]
+    return case.variants[(flat + shift) % len(case.variants)]
 
 
-def batched_input(case: ProgramCase, layers, i: int) -> np.ndarray:
+def batched_input(case: ProgramCase, layers, i: int, shift: int = 0) -> np.ndarray:
     """x{i} batched through every vmap layer: element b of level k stacked on its axis.
 
     The outermost vmap stacks last.  Where x{i} is not mapped (axis None) its
     value must not vary along that level, so the position there stays 0.
+    With `shift` 1, every batch position takes the input set after its own: the
+    second point of `stack_cases(again=True)`, whose program is valid at one
+    set more than its batch positions, so each position differs from its first.
     """
     vmaps = [(level, layer) for level, layer in enumerate(layers, 1) if layer.name == "vmap"]
 
     def build(position, remaining):
         if not remaining:
-            return _variant(case, layers, position)[i]
+            return _variant(case, layers, position, shift)[i]
         *rest, (level, layer) = remaining
         axis = layer.in_axes[i]
         if axis is None:
@@ -581,12 +645,14 @@ def _check(min_layers, max_layers, kinds, featuring):
 
 
 def stack_programs(vocabulary: Vocabulary) -> Callable[[int, bool, bool], st.SearchStrategy]:
-    """`programs(variants, reverse, second)` for `stack_cases`: the SUT's programs,
-    valid at `variants` input sets, differentiable in reverse mode if `reverse`,
-    up to 10 equations (`second`, a layer that differentiates twice, is the
-    concern of `jacobian_programs`)."""
-    def programs(variants: int, reverse: bool, second: bool):
-        return program_cases(vocabulary, variants=variants, reverse=reverse, **STACK_PROGRAMS)
+    """`programs(variants, reverse, second, **options)` for `stack_cases`: the SUT's
+    programs, valid at `variants` input sets, differentiable in reverse mode if
+    `reverse`, up to 10 equations (`second`, a layer that differentiates twice,
+    is the concern of `jacobian_programs`); `options` go to `programs`
+    (`apart`, `sharing`)."""
+    def programs(variants: int, reverse: bool, second: bool, **options):
+        return program_cases(vocabulary, variants=variants, reverse=reverse,
+                             **STACK_PROGRAMS | options)
 
     return programs
 
@@ -598,17 +664,23 @@ def jacobian_programs(vocabulary: Vocabulary) -> Callable[[int, bool, bool], st.
     shapes = {second: shapes_of_inputs(**(HESSIAN_INPUTS if second else JACOBIAN_INPUTS)).map(
         lambda drawn: drawn.shapes) for second in (False, True)}
 
-    def programs(variants: int, reverse: bool, second: bool):
+    def programs(variants: int, reverse: bool, second: bool, **options):
         return program_cases(vocabulary, variants=variants, reverse=reverse,
-                             input_shapes=shapes[second], **JACOBIAN_PROGRAMS)
+                             input_shapes=shapes[second], **JACOBIAN_PROGRAMS | options)
 
     return programs
 
 
+def _forward(name: str) -> bool:
+    """The layer differentiates in forward mode (jvp, linearize, jacfwd)."""
+    return LAYERS[name].derivative and not LAYERS[name].reverse
+
+
 @st.composite
-def stack_cases(draw, programs: Callable[[int, bool, bool], st.SearchStrategy[ProgramCase]], *,
+def stack_cases(draw, programs: Callable[..., st.SearchStrategy[ProgramCase]], *,
                 kinds: tuple[str, ...] = CORE, min_layers: int = 1,
-                max_layers: int = 3, featuring: tuple[str, ...] = ()) -> StackCase:
+                max_layers: int = 3, featuring: tuple[str, ...] = (),
+                again: bool = False, fan_out: bool = False) -> StackCase:
     """A `StackCase`: `min_layers..max_layers` layers (default 1-3) over a drawn program.
 
     * `programs(variants, reverse, second)` is the strategy for programs
@@ -622,7 +694,22 @@ def stack_cases(draw, programs: Callable[[int, bool, bool], st.SearchStrategy[Pr
     * vmap layers have batch size 2-3, each input mapped on a valid axis or
       not (one at least is mapped), and an out_axes valid for every output;
     * grad layers differentiate a drawn `argnums` of `sum_j <w_j, out_j>`,
-      and jacfwd, jacrev and hessian layers by a drawn `argnums`.
+      and jacfwd, jacrev and hessian layers by a drawn `argnums`;
+    * with `again`, a second point (`StackCase.again`): the program is valid
+      at one input set more, drawn apart (`programs(apart=True)`), each batch
+      position of the second point takes the set after its first's
+      (`batched_input(shift=1)`), and its tangents and cotangents are drawn
+      as a ramp down from -1 (the first's shrink to ones): one stack called
+      at two points differs there even in the simplest example; and where
+      the innermost derivative layer is in reverse mode, the program is one
+      for reverse mode alone (`programs(grad_only=True)`), so that a
+      function with custom_vjp rules, which keeps residuals between its
+      rules, may be among what the stack calls twice;
+    * with `fan_out`, a stack with two forward-mode layers (jvp of jvp,
+      jacfwd of jacfwd, ...) is drawn over a program whose first result
+      about half of its later binary operations take again
+      (`programs(sharing=True)`: `a = sin(x); (a * a) * a`), where nested
+      forward mode must keep each level's perturbation apart.
 
     Examples shrink towards one `jit` layer over the simplest program.
     """
@@ -632,16 +719,22 @@ def stack_cases(draw, programs: Callable[[int, bool, bool], st.SearchStrategy[Pr
     chosen = _draw_names(draw, count, kinds, tuple(k for k in ORDER if k in featuring))
     sizes = [draw(st.integers(2, 3), label=f"layer {k}: batch size") if n == "vmap" else 0
              for k, n in enumerate(chosen, 1)]
-    variants = min(MAX_VARIANTS, prod(s for s in sizes if s))
+    variants = min(MAX_VARIANTS, prod(s for s in sizes if s) + again)
     reverse = any(LAYERS[n].reverse for n in chosen)
     second = any(LAYERS[n].order > 1 for n in chosen)
-    case = draw(programs(variants, reverse, second), label="program")
+    options = dict(apart=True) if again else {}
+    derivatives = [n for n in chosen if LAYERS[n].derivative]
+    if again and derivatives and LAYERS[derivatives[0]].reverse:
+        options["grad_only"] = True
+    if fan_out and sum(map(_forward, chosen)) >= 2:
+        options["sharing"] = True
+    case = draw(programs(variants, reverse, second, **options), label="program")
     layers, sig = [], signatures(case, ())[0]
     for level, (name, size) in enumerate(zip(chosen, sizes), 1):
         layers.append(_draw_layer(draw, name, level, sig, size))
         sig = LAYERS[name].signature(layers[-1], level, sig)
     event(f"stack: {title(StackCase(case, tuple(layers), {}, {}, {}), count)}")
-    return _draw_values(draw, case, tuple(layers))
+    return _draw_values(draw, case, tuple(layers), again)
 
 
 def _draw_layer(draw, name: str, level: int, sig: Signature, size: int) -> Applied:
@@ -654,7 +747,7 @@ def _draw_layer(draw, name: str, level: int, sig: Signature, size: int) -> Appli
     return Applied(name)
 
 
-def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...]) -> StackCase:
+def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...], again: bool) -> StackCase:
     bare = StackCase(case, layers, {}, {}, {})
     sigs = bare.signatures
     top = sigs[-1]
@@ -673,7 +766,13 @@ def _draw_values(draw, case: ProgramCase, layers: tuple[Applied, ...]) -> StackC
     checked = [k for k, layer in enumerate(layers, 1) if LAYERS[layer.name].derivative]
     probes = {k: draw(directions(sigs[k].outputs), label=f"stage {k}: probe")
               for k in sorted({*checked, len(layers)})}
-    return StackCase(case, layers, inputs, constants, probes)
+    second = None
+    if again:
+        second = {top.names[i]: batched_input(case, layers, i, shift=1) for i in range(n)}
+        moved = draw(directions([top.inputs[n + j] for j in range(len(free))], ramp=True),
+                     label="tangents and cotangents at the second point")
+        second |= {name: -d for name, d in zip(free, moved)}  # from -1 where the first's are 1
+    return StackCase(case, layers, inputs, constants, probes, second)
 
 
 # ----------------------------------------------------------------------------- the table
@@ -691,7 +790,10 @@ class Layer:
       `LOOP_CHECK` (both against the SUT's inner stage, exactly) or
       `MEANING_CHECK` (the NumPy meaning of the stack up to it);
     * ``meaning(applied, level, inner_sig, inner, inputs, weights, constants)``
-      is its NumPy meaning as `Term`s, from `inner(inputs, weights)`.
+      is its NumPy meaning as `Term`s, from `inner(inputs, weights)`;
+    * ``again(applied, level, sig, inner_sig)`` renders the stage's second call
+      in `reuse_source`: the stage again, or (vjp, linearize) the function
+      the transformation returns called at two points.
     """
 
     transformation: Transformation
@@ -699,6 +801,7 @@ class Layer:
     render: Callable
     check: str
     meaning: Callable
+    again: Callable = _again_stage
 
     name = property(lambda self: self.transformation.name)
     order = property(lambda self: self.transformation.order)
@@ -712,8 +815,10 @@ LAYERS = {layer.name: layer for layer in [
     Layer(VMAP, _vmap_signature, _render_vmap, LOOP_CHECK, _vmap_meaning),
     Layer(JVP, _jvp_signature, _render_jvp, MEANING_CHECK, _jvp_meaning),
     Layer(GRAD, _grad_signature, _render_grad, MEANING_CHECK, _grad_meaning),
-    Layer(VJP, _vjp_signature, _render_vjp, MEANING_CHECK, _vjp_meaning),
-    Layer(LINEARIZE, _jvp_signature, _render_linearize, MEANING_CHECK, _jvp_meaning),
+    Layer(VJP, _vjp_signature, _render_vjp, MEANING_CHECK, _vjp_meaning,
+          _again_returned(VJP, lambda fn, names: f"{fn}({tuple_of(names)})")),
+    Layer(LINEARIZE, _jvp_signature, _render_linearize, MEANING_CHECK, _jvp_meaning,
+          _again_returned(LINEARIZE, lambda fn, names: f"{fn}({', '.join(names)})")),
     Layer(JACFWD, _jacobian_signature, _jacobian_renderer(JACFWD, 1), MEANING_CHECK,
           _jacobian_meaning),
     Layer(JACREV, _jacobian_signature, _jacobian_renderer(JACREV, 1), MEANING_CHECK,

@@ -86,6 +86,17 @@ def grad(program: Program, argnums) -> Wrapper:
     return Wrapper(loss(program) + "\n\n" + define("check", xs, body), f"check({', '.join(xs)})")
 
 
+def grad_twice(program: Program) -> Wrapper:
+    """One grad of the loss by every input, made once and called at two input sets
+    (x.., then y..): each call's gradients, flat."""
+    xs, ys = _args(program), _args(program, "y")
+    every = tuple(range(len(xs)))
+    body = [f"g = {GRAD.call('loss', f'argnums={every!r}')}",
+            f"return (*g({', '.join(xs)}), *g({', '.join(ys)}))"]
+    return Wrapper(loss(program) + "\n\n" + define("check", xs + ys, body),
+                   f"check({', '.join(xs + ys)})")
+
+
 def grad_along(program: Program, argnums) -> Wrapper:
     """<grad loss, v> over the differentiated arguments (v0.. match argnums), then
     grad loss itself: one SUT call carries what finite differences judge (the

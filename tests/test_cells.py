@@ -20,7 +20,9 @@ one drawn program in seven, and its rule shows wrong only under the mode
 that uses it, on a body where it matters.  The second property draws, per
 example, one program that is a single construct (its blocks drawn from the
 whole language; a scan's step opens with its carry meeting its row) and
-runs it in every mode.
+runs it in every mode; one that wraps a function (a custom rule, a
+checkpoint, a jitted closure) also as one gradient function called at two
+input sets, which must keep nothing of the first call.
 """
 
 import pytest
@@ -29,7 +31,7 @@ from hypothesis import strategies as st
 
 from oracles import finite_diff
 from oracles.batching import check_vmap
-from oracles.derivatives import check_jvp, check_vjp
+from oracles.derivatives import check_grad_again, check_jvp, check_vjp
 from oracles.experiment import case_experiment
 from oracles.reference import from_reference
 from oracles.reproducer import Expectation
@@ -99,7 +101,26 @@ def _hessian(sut, reference, case, data):
                                  error=(estimate.error,)), *from_reference(reference, exp))
 
 
-# A construct's example is one program in 6 modes, where another property runs one in
+# The constructs that wrap a function in an object of the SUT's (a custom rule's, a
+# checkpoint's, a jitted closure's), which may keep something of its first call.
+WRAPPING = ("jit_closure", "custom_jvp", "custom_vjp", "checkpoint")
+
+
+def _grad_again(sut, reference, case, data):
+    """A program that holds a construct of `WRAPPING`: one gradient function of it at two
+    input sets, each against its own (others skip it, drawing nothing, so the examples of
+    the rest stay as they were).  The sets are the vmap mode's first two batch
+    elements, not drawn apart (`programs(apart=True)`): drawn apart, every construct's
+    programs change, and with them the examples at which the kill matrix's construct
+    rows catch their shims (tests/meta/test_broken_suts.py)."""
+    if not any(eqn.op in WRAPPING for eqn in case.program.eqns):
+        return
+    weights = data.draw(directions(output_shapes_of(case), ramp=True), label="loss weights")
+    check_grad_again(sut, reference, case, weights)
+
+
+# A construct's example is one program in 6 modes (and, for a construct that wraps a
+# function, one gradient function called twice), where another property runs one in
 # one mode: a sixth of the profile's examples, 10 in `ci`, 333 in `thorough`.  `scan`
 # and `inner_vmap` need an input of rank 1 or more: 78 and 82 of 100 examples have one
 # (the rest are programs of no equation).
@@ -108,10 +129,13 @@ CONSTRUCTS = [name for name, spec in LANGUAGE.items() if spec.construct]
 
 
 # Each mode: the SUT features it needs (the transformations it applies: in reverse
-# mode where one of them is, `REVERSE`), and its check of one case.
+# mode where one of them is, `REVERSE`), and its check of one case; `again` checks only
+# a construct that wraps a function.  (The properties' bodies name `MODES` alone: a
+# body's text seeds its derandomized examples, and the kill matrix's rows were
+# measured at those.)
 MODES = {"value": ((), _value), "jvp": (("jvp",), _jvp), "vjp": (("vjp",), _vjp),
          "vmap": (("vmap",), _vmap), "jit": (("jit",), _jit),
-         "hessian": (("jvp", "grad"), _hessian)}
+         "hessian": (("jvp", "grad"), _hessian), "again": (("grad",), _grad_again)}
 # The mode that differentiates in forward mode alone, which a construct that is
 # `reverse_only` (a custom_vjp function) refuses by design; the Hessian's forward
 # mode runs over reverse mode, which it allows.

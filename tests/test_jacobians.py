@@ -11,8 +11,13 @@ and each layer is held to its row of `stacks.LAYERS` as in
 sum over its input's elements of the derivatives along each unit vector,
 by central finite differences, and a Hessian the double sum of second
 differences.  That meaning has a term per input element, so the programs
-are small (`stacks.JACOBIAN_PROGRAMS`).  The whole stack is then held to
-the reference SUT.
+are small (`stacks.JACOBIAN_PROGRAMS`).  The whole stack is then called
+again at a second point, against itself built afresh there and the
+reference SUT (`oracles.stack_layers.check_reuse`: a Jacobian's function
+made once and called twice, linearize's returned function at two tangents),
+and two forward-mode layers (jacfwd of jacfwd, jvp of linearize) run over a
+program that takes its first result again and again, as in
+`tests/test_stacks.py`.
 """
 
 import pytest
@@ -42,6 +47,7 @@ def test_jacobians_and_linearize_match_their_meaning_and_reference(sut, referenc
     kinds = tuple(k for k in stacks.ORDER if sut.supports(k))
     plain = any(not stacks.LAYERS[k].derivative for k in kinds)
     stack = data.draw(stacks.stack_cases(stacks.jacobian_programs(vocabulary), kinds=kinds,
-                                         featuring=featured, max_layers=2 if plain else 1),
+                                         featuring=featured, max_layers=2 if plain else 1,
+                                         again=True, fan_out=True),
                       label="stack")
     check_stack(sut, reference, stack)

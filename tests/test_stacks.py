@@ -15,6 +15,15 @@ The first two compare with the SUT's own inner stage, so a failure names the
 layer that broke; the whole stack is then held to its NumPy meaning (when
 its top layer is not already a derivative) and to the reference SUT.
 
+One stack is then called again at a second point, drawn apart from the
+first (`oracles.stack_layers.check_reuse`): the second call must equal the
+stack built afresh there, so a system that keeps a primal, a residual or a
+trace from the first call by function object is caught (where the top layer
+is vjp, its pullback is called at two cotangents too).  A stack of two
+forward-mode layers (jvp of jvp) runs over a program that takes its first
+result again and again (`a = sin(x); (a * a) * a`), where nested forward
+mode must keep each level's perturbation apart.
+
 An example in two runs in float32 (its inputs, tangents and loss weights
 float32; an SUT that computes in float64 only declares `float32`), judged
 by the same oracles at float32's tolerance (`oracles/tolerance.py`,
@@ -45,7 +54,8 @@ def test_stack_layers_match_their_meaning_and_reference(sut, reference, vocabula
     kinds = supported_layers(sut)
     plain = any(not stacks.LAYERS[k].derivative for k in kinds)
     stack = data.draw(stacks.stack_cases(stacks.stack_programs(vocabulary), kinds=kinds,
-                                         max_layers=3 if plain else stacks.MAX_DERIVATIVES),
+                                         max_layers=3 if plain else stacks.MAX_DERIVATIVES,
+                                         again=True, fan_out=True),
                       label="stack")
     if sut.supports("float32") and data.draw(st.booleans(), label="in float32"):
         stack, _ = stack_in_dtypes(stack, [FLOAT32] * len(stack.case.args))

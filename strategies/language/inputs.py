@@ -17,24 +17,34 @@ from hypothesis.extra import numpy as hnp
 GRID = 1000  # values are k / GRID
 
 
-def values(*, bound: float = 2.0) -> st.SearchStrategy[float]:
-    """Floats `k / 1000` in `[-bound, bound]`; shrink towards 0.0."""
+# A later input set of one program is drawn `APART` steps on per set from the first
+# (`arrays(shift=)`): the simplest draws are 0.0, then 0.25, 0.5, ..., so a function
+# called at two of them already sees other values in the simplest example.
+APART = GRID // 4
+
+
+def values(*, bound: float = 2.0, shift: int = 0) -> st.SearchStrategy[float]:
+    """Floats `k / 1000` in `[-bound, bound]`; shrink towards 0.0, or with `shift`
+    towards `shift / 1000`: each drawn step moved on by `shift`, wrapping within
+    the bound (the same draws, other values)."""
     if not isinstance(bound, int | float) or not 0 < bound <= 100:
         raise InvalidArgument(f"bound={bound!r} must be a number in (0, 100]")
     steps = int(bound * GRID)
-    return st.integers(-steps, steps).map(lambda k: k / GRID)
+    return st.integers(-steps, steps).map(
+        lambda k: ((k + shift + steps) % (2 * steps + 1) - steps) / GRID)
 
 
-def arrays(shape, *, bound: float = 2.0) -> st.SearchStrategy[np.ndarray]:
-    """float64 arrays of `shape` with every element drawn by `values`.
+def arrays(shape, *, bound: float = 2.0, shift: int = 0) -> st.SearchStrategy[np.ndarray]:
+    """float64 arrays of `shape` with every element drawn by `values` (`shift` too).
 
     `fill=st.nothing()` draws each element on its own: Hypothesis's default
     fill would repeat one value and create ties that `maximum` cannot take.
-    Examples shrink towards all zeros.
+    Examples shrink towards all zeros (all `shift / 1000`).
     """
     if not isinstance(shape, tuple) or not all(isinstance(d, int) and d >= 0 for d in shape):
         raise InvalidArgument(f"shape={shape!r} must be a tuple of non-negative ints")
-    return hnp.arrays(np.float64, shape, elements=values(bound=bound), fill=st.nothing())
+    return hnp.arrays(np.float64, shape, elements=values(bound=bound, shift=shift),
+                      fill=st.nothing())
 
 
 def _unit(k):

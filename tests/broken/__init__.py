@@ -45,6 +45,8 @@ FAMILIES = {
     "cost": "right values at super-linear work",
     "pytree": "the order of a pytree's leaves",
     "nesting": "one transformation inside another: perturbation confusion",
+    "reuse": "one transformed function called again: what it keeps of an earlier call "
+             "(a primal, a residual, a trace of its values)",
     "refusal": "a call the contract says must raise returns a value instead",
     "semantics": "an operation's value: what NumPy's parameters mean (repeat's order, var's "
                  "count, diagonal's offset)",

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 import refimpl
+from strategies import stacks
 from strategies.language import inputs, shapes
 from strategies.language.evaluation import evaluate
 from strategies.language.ir import all_eqns
@@ -85,6 +86,20 @@ def test_a_ramped_direction_shrinks_to_a_ramp_and_a_plain_one_to_ones():
     (ramped,) = find(inputs.directions([(2, 3)], ramp=True), lambda _: True, settings=no_database)
     assert np.all(plain == 1.0), plain
     assert ramped.flat[0] == 1.0 and len(np.unique(ramped)) == ramped.size, ramped
+
+
+def test_a_second_point_differs_from_the_first_in_the_simplest_example():
+    """A function called at two points shows what it keeps of the first call only
+    where the points differ, and a property's first example is the simplest draw:
+    input sets drawn apart, and a stack's second point, differ there."""
+    no_database = settings(database=None)
+    case = find(programs(variants=3, apart=True, max_inputs=1), lambda _: True,
+                settings=no_database)
+    assert [float(args[0]) for args in case.variants] == [0.0, 0.25, 0.5], case.variants
+    stack = find(stacks.stack_cases(stacks.stack_programs(vocabulary_for()), again=True),
+                 lambda drawn: drawn.layers[-1].name == "vjp", settings=no_database)
+    same = [name for name, x in stack.inputs.items() if np.array_equal(x, stack.again[name])]
+    assert not same, (stack.inputs, stack.again)
 
 
 @pytest.mark.parametrize("rank", range(4))
