@@ -26,7 +26,7 @@ What is frozen, each attribute held to be the same object it was:
   and `numpy._core.fromnumeric`'s helpers behind it), `numpy.testing`,
   `math`, `cmath`, `builtins`, `operator`, `functools`;
 * jaxcheck's own modules (`oracles`, `strategies`, `jaxcheck`, the
-  properties `tests.test_*` and `conftest`), where no new name may appear
+  properties `tests.test_*`), where no new name may appear
   either (a global `abs` in `oracles.compare` would shadow the builtin),
   and the attributes of the classes they define;
 * the code, defaults and keyword defaults of every Python function among
@@ -71,8 +71,10 @@ from oracles.errors import OracleChanged
 LIBRARY = __name__.removesuffix("oracles.frozen")
 # Frozen whole, data included.
 WHOLE = ("numpy", "math", "cmath", "builtins", "operator", "functools")
-# jaxcheck's own: frozen whole, and no new name may appear in them.
-OWN = ("oracles", "strategies", "conftest")
+# jaxcheck's own: frozen whole, and no new name may appear in them.  Not `conftest`:
+# the properties' wiring is jaxcheck.plugin, and `conftest` is whichever conftest.py
+# pytest imported last under that name (a user's own, or a meta-test's project's).
+OWN = ("oracles", "strategies")
 # The properties of tests/ (not the broken or tampering SUTs beside them).
 PROPERTIES = "tests.test_"
 # The `jaxcheck` package is the command's, and its own too, but for the SUTs
