@@ -65,10 +65,8 @@ from typing import NamedTuple
 import numpy.testing  # noqa: F401
 
 from oracles.errors import OracleChanged
+from oracles.names import LIBRARY
 
-# "" in a clone, "jaxcheck." where jaxcheck is installed (its packages inside
-# `jaxcheck`): the prefix this very module was imported under.
-LIBRARY = __name__.removesuffix("oracles.frozen")
 # Frozen whole, data included.
 WHOLE = ("numpy", "math", "cmath", "builtins", "operator", "functools")
 # jaxcheck's own: frozen whole, and no new name may appear in them.  Not `conftest`:
