@@ -120,7 +120,7 @@ def test_a_bad_sut_timeout_is_a_usage_error_of_plain_pytest_too(value):
     run = pytest_run("--sut-timeout", value, "--collect-only", "tests/test_value.py")
     assert run.returncode == 4, run.stdout + run.stderr
     assert f"argument --sut-timeout: expected seconds from 0 (no limit) to 86400 (a day), " \
-           f"got {value!r}" in run.stderr, run.stderr
+           f"none between 0 and 0.1, got {value!r}" in run.stderr, run.stderr
     assert "Traceback" not in run.stdout + run.stderr
 
 
