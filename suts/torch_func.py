@@ -122,6 +122,9 @@ __sut_unsupported__ = frozenset({
     # JAX differentiates a custom_vjp's backward pass; JAX's custom_vjp gives
     # no forward rule to map to one.
     "custom_vjp",
+    # torch has no cube root (no torch.cbrt, no Tensor.cbrt): a composition of
+    # pow and sign would check those, not a cbrt of torch's.
+    "cbrt",
 })
 
 
@@ -431,6 +434,10 @@ class _Numpy:
     @staticmethod
     def mean(x, axis=None, keepdims=False):
         return _reduce(torch.mean, x, axis, keepdims)
+
+    @staticmethod
+    def nanmean(x, axis=None, keepdims=False):
+        return _reduce(torch.nanmean, x, axis, keepdims)
 
     @staticmethod
     def max(x, axis=None, keepdims=False):
