@@ -23,6 +23,13 @@ edges"; each row below was checked against JAX 0.10 in float64).
 
 `tests/test_conventions.py` holds an SUT to every row, under jvp and vjp,
 jitted or not.
+
+`STAGING` holds the conventions of the transformations themselves, where
+JAX refuses what other systems do by design (TensorFlow sums a non-scalar
+output's gradient, stages a Python `if` under jit, and traces vmap's
+function as a graph).  Declaring one of those is no opting out: the
+property that holds every other SUT to JAX's refusal (or, for vmap, to
+JAX's working branch) checks the declared behaviour instead.
 """
 
 from __future__ import annotations
@@ -234,7 +241,55 @@ CONVENTIONS: dict[str, Convention] = {row.name: row for row in [
         _quiet(lambda x0, u: (u / x0,))),
 ]}
 
-# What an SUT may declare instead of following a row, with the rows it turns off.
+
+
+@dataclass(frozen=True)
+class StagingConvention:
+    """How a transformation treats what JAX refuses: a behaviour of real systems that
+    differs from JAX's by design, which an SUT declares and is then checked for.
+
+    * ``feature``: the name it declares in `__sut_unsupported__`;
+    * ``what``: the situation, as a failure or a skip names it;
+    * ``jax``: what JAX does there, which an SUT that does not declare it must do;
+    * ``declared``: what an SUT that declares it must do instead;
+    * ``prop``: the property that checks either (`tests/<file>::<test>`).
+    """
+
+    feature: str
+    what: str
+    jax: str
+    declared: str
+    prop: str
+
+
+STAGING: dict[str, StagingConvention] = {row.feature: row for row in [
+    StagingConvention(
+        "grad_nonscalar_sum", "grad of a function whose output is not a scalar",
+        "raises: a gradient is defined for a scalar output only",
+        "returns the gradient of the sum of the output's elements, as TensorFlow's "
+        "GradientTape and torch's backward with a cotangent of ones do",
+        "tests/test_errors.py::test_grad_of_a_non_scalar_output_raises"),
+    StagingConvention(
+        "jit_stages_control_flow", "jit of a Python `if` on a traced value",
+        "raises: the traced value has no concrete truth value (a concretization error)",
+        "stages the `if` as a conditional, so each call takes the branch its own inputs "
+        "select, as TensorFlow's AutoGraph does",
+        "tests/test_python_control_flow.py::"
+        "test_jit_refuses_a_python_branch_on_a_traced_value"),
+    StagingConvention(
+        "vmap_stages_function", "vmap of a Python `if` on an unbatched argument",
+        "passes the unbatched argument as it is, so the branch works and vmap equals a "
+        "loop over the batch",
+        "traces the function once as a staged graph, so the `if` reads a staged value and "
+        "raises (it must never return a value), as TensorFlow's vectorized_map does",
+        "tests/test_python_control_flow.py::test_vmap_branches_on_an_unbatched_value"),
+]}
+
+
+# What an SUT may declare instead of following the contract's convention, with
+# what declaring it changes: the rows of CONVENTIONS it turns off, or the
+# property that then checks the declared behaviour (STAGING).
 FEATURES: dict[str, tuple[str, ...]] = {
-    feature: tuple(r.name for r in CONVENTIONS.values() if r.feature == feature)
-    for feature in dict.fromkeys(r.feature for r in CONVENTIONS.values() if r.feature)}
+    **{feature: tuple(r.name for r in CONVENTIONS.values() if r.feature == feature)
+       for feature in dict.fromkeys(r.feature for r in CONVENTIONS.values() if r.feature)},
+    **{row.feature: (row.prop,) for row in STAGING.values()}}
