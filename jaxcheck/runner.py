@@ -350,6 +350,7 @@ class Worker:
         self.started = time.time()
         self.failing: dict[str, dict] = {}  # node id -> the failure found, while it shrinks
         self.trouble: list[str] = []  # jaxcheck's own, while the current property runs
+        self.finished: Verdict | None = None  # the property the child finished last
         self.stopping = False
         self._killed_by_watchdog = False
         self.hard_end = float("inf")  # when the running property is cut (`overrun`)
@@ -367,7 +368,7 @@ class Worker:
 
     def start(self) -> None:
         self.starts += 1
-        self.running_nodeid = None
+        self.running_nodeid, self.finished = None, None
         for stale in ("current.json", "inflight.py"):
             (self.directory / stale).unlink(missing_ok=True)
         read_end, write_end = os.pipe()
@@ -398,7 +399,7 @@ class Worker:
             os.close(printing_end)
         LIVE_GROUPS.add(self.process.pid)
         self.receiver = Receiver(read_end)
-        self.output = ChildLog(output_end, self.log, lambda message: self.trouble.append(message))
+        self.output = ChildLog(output_end, self.log, self._trouble)
 
     def current(self) -> dict | None:
         """The running property and its examples so far (best effort: a file)."""
@@ -415,22 +416,31 @@ class Worker:
             kind = event.pop("event")
             if kind == START:
                 self.running_nodeid, self.started = event["nodeid"], event["started"]
-                self.trouble = []
                 self.hard_end = self._hard_end()
             elif kind == FAILING:
                 if event["nodeid"] not in self.failing:  # shrinking starts: cut at its share
                     self.hard_end = min(self.hard_end, self._hard_end(failed=True))
                 self.failing[event["nodeid"]] = event
             elif kind == TROUBLE:
-                self.trouble.append(event["message"])
+                self._trouble(event["message"])
             elif kind == RESULT:
-                verdict = Verdict.from_record(event)
+                verdict = self.finished = Verdict.from_record(event)
                 self.failing.pop(verdict.nodeid, None)
-                self.running_nodeid = None
+                self.running_nodeid, self.trouble = None, []
                 if verdict.nodeid in self.remaining:
                     self.remaining.remove(verdict.nodeid)
                 verdicts.append(verdict)
         return verdicts
+
+    def _trouble(self, message: str) -> None:
+        """Keep jaxcheck's own trouble with the property that met it: the running one,
+        or, between properties, the one the child finished last (a child the SUT
+        holds alive after its last property is ended then, and says so)."""
+        if self.running_nodeid is None and self.finished is not None:
+            if message not in self.finished.trouble:
+                self.finished.trouble.append(message)
+        else:
+            self.trouble.append(message)
 
     def poll(self) -> list[Verdict]:
         """New verdicts; restarts the child after a crash or a hang."""

@@ -64,6 +64,9 @@ def test_a_child_the_sut_keeps_alive_is_ended_saying_why(tmp_path, sut, held):
     assert result.returncode == 0, result.stdout + result.stderr
     logs = "".join(p.read_text(errors="replace") for p in out.glob("logs/*/worker-*/*.log"))
     assert held in logs and "it was ended" in logs, logs[-2000:]
+    # and at the terminal, in the closing list of jaxcheck's own trouble, with the
+    # property the child had finished last
+    assert "jaxcheck's own trouble" in result.stdout and held in result.stdout, result.stdout
 
 
 def test_an_import_that_never_ends_is_exit_2(tmp_path):
