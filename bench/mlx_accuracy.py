@@ -1,7 +1,7 @@
 """How accurately MLX computes each elementwise operation in float64, and its derivatives.
 
-For every unary elementwise operation of the language (and the binary ones
-MLX computes through a float32 kernel), on a grid of inputs
+For every unary elementwise operation of the language MLX offers (and the
+binary ones whose kernels or derivatives are transcendental), on a grid of inputs
 inside the domain the generator draws from (`strategies/language/domains.py`), MLX's
 value and first and second derivatives (by `mx.grad`, as the shim takes them)
 against JAX's in float64.  The error is |MLX - JAX| / (1 + |JAX|): relative
@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import mlx.core as mx
 import numpy as np
 
-from strategies.language.domains import NONZERO_FLOOR, POSITIVE_FLOOR
+from strategies.language.domains import KINK_MARGIN, NONZERO_FLOOR, POSITIVE_FLOOR
 
 jax.config.update("jax_enable_x64", True)
 mx.set_default_device(mx.cpu)
@@ -40,13 +40,22 @@ GRIDS = {
     "log1p": (-0.75, 100.0), "expm1": (-100.0, 4.6), "tan": (-100.0, 100.0),
     "arctan": (-100.0, 100.0), "arcsinh": (-100.0, 100.0), "sinh": (-5.3, 5.3),
     "cosh": (-5.3, 5.3), "square": (-10.0, 10.0), "negative": (-100.0, 100.0),
+    "reciprocal": (NONZERO_FLOOR, 100.0), "abs": (-100.0, 100.0),
+    "arcsin": (-1 + POSITIVE_FLOOR, 1 - POSITIVE_FLOOR),
+    "arccos": (-1 + POSITIVE_FLOOR, 1 - POSITIVE_FLOOR),
+    "arctanh": (-1 + POSITIVE_FLOOR, 1 - POSITIVE_FLOOR), "arccosh": (1 + POSITIVE_FLOOR, 100.0),
+    "log2": (POSITIVE_FLOOR, 100.0), "log10": (POSITIVE_FLOOR, 100.0),
+    "deg2rad": (-100.0, 100.0), "rad2deg": (-100.0, 100.0),
 }
+
+# MLX's names for the contract's operations it offers under another name.
+MLX_NAMES = {"deg2rad": "radians", "rad2deg": "degrees"}
 
 
 def _errors(name: str, *operands: np.ndarray) -> tuple[float, ...]:
     """The worst error of the value, the first derivative (in the first operand) in
     reverse and in forward mode, and the second derivative."""
-    mlx_f, jax_f = getattr(mx, name), getattr(jnp, name)
+    mlx_f, jax_f = getattr(mx, MLX_NAMES.get(name, name)), getattr(jnp, name)
     mlx_grad = mx.vmap(mx.grad(mlx_f))
     mlx_jvp = lambda x, *rest: mx.jvp(  # noqa: E731
         mlx_f, [x, *rest], [mx.ones_like(x), *map(mx.zeros_like, rest)])[1][0]
@@ -64,9 +73,12 @@ def _errors(name: str, *operands: np.ndarray) -> tuple[float, ...]:
     return tuple(worst)
 
 
-# The two-operand operations MLX computes through a float32 kernel, each on a
-# square grid of both operands (points per side: the square root of --points).
-BINARY_GRIDS = {"logaddexp": (-100.0, 100.0)}
+# The two-operand operations whose kernels or derivatives are transcendental, each
+# on a grid of both operands (points per side: the square root of --points): a
+# positive base of power, within 100 to the third power.
+BINARY_GRIDS = {"logaddexp": ((-100.0, 100.0), (-100.0, 100.0)),
+                "arctan2": ((-100.0, 100.0), (-100.0, 100.0)),
+                "power": ((POSITIVE_FLOOR, 4.6), (-3.0, 3.0))}
 
 
 def main() -> None:
@@ -80,11 +92,17 @@ def main() -> None:
         xs = np.linspace(low, high, args.points)
         if name == "tan":
             xs = xs[np.abs(np.cos(xs)) >= NONZERO_FLOOR]
+        if name == "abs":  # off its kink, as opspec's domain keeps it
+            xs = xs[np.abs(xs) >= KINK_MARGIN]
         errors = _errors(name, xs)
         print(f"| {name} | " + " | ".join(f"{e:.2g}" for e in errors) + " |")
     side = int(np.sqrt(args.points))
-    for name, (low, high) in BINARY_GRIDS.items():
-        xs, ys = (grid.ravel() for grid in np.meshgrid(*[np.linspace(low, high, side)] * 2))
+    for name, ranges in BINARY_GRIDS.items():
+        xs, ys = (grid.ravel() for grid in np.meshgrid(*[np.linspace(low, high, side)
+                                                         for low, high in ranges]))
+        if name == "arctan2":  # arctan2(y, x) off the origin and the cut x < 0 (opspec)
+            keep = (np.hypot(xs, ys) >= NONZERO_FLOOR) & ((ys > 0) | (np.abs(xs) >= NONZERO_FLOOR))
+            xs, ys = xs[keep], ys[keep]
         errors = _errors(name, xs, ys)
         print(f"| {name} | " + " | ".join(f"{e:.2g}" for e in errors) + " |")
 

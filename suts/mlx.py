@@ -24,15 +24,37 @@ no differentiation or batching of its own, so what the suite finds is MLX's.
   branches selected by `mx.where` where it cannot (under `mx.vmap` and
   `mx.compile`, which refuse to evaluate an array): MLX has no cond.
   `fori_loop` and `scan` are Python loops, MLX having no loop primitive.
+* `linearize`, `jacfwd`, `jacrev` and `hessian`, which MLX does not offer,
+  are built from MLX's own transformations as a user of MLX would build
+  them, and as JAX does: `jacfwd` is `mx.vmap` of `mx.jvp` over a basis of
+  tangents, `jacrev` `mx.vmap` of `mx.vjp` over a basis of cotangents,
+  `hessian` `jacfwd` of `jacrev`, and `linearize` runs `mx.jvp` again for
+  each tangent (MLX stages no tangent program to keep).
+* `numpy` maps each name of the language that MLX offers, under its own name
+  or another (`deg2rad` and `rad2deg` are `mx.radians` and `mx.degrees`,
+  `ravel` `mx.flatten`); `numpy.linalg.det` is `mx.linalg.det`, and
+  `lax.dynamic_slice` and `dynamic_update_slice` are `mx.slice` and
+  `mx.slice_update`.  `take_along_axis` stops the gradient of its indices,
+  as MLX's error asks ("Use stop_gradient on indices"): MLX would otherwise
+  differentiate the gather by argmax's integer result and raise.  MLX has no
+  `exp2`, `cbrt`, `sinc`, `hypot`, `logaddexp2`, `fmod`, `copysign`, `ptp`,
+  `vdot`, `quantile`, `correlate`, `rot90`, `average`, `trapezoid` or
+  `nanmean`: the run's header lists them as lacking.
 * Not offered, and declared: `while_loop` (its trip count depends on values,
   which neither `mx.compile` nor `mx.vmap` may read, and MLX has no loop
   primitive), `leak_check` (`mx.grad` and the others run on real arrays, so
   nothing escapes as a tracer), and `make_jaxpr` (MLX has no equation list;
-  the cost properties time instead).
-* A convention of its own, declared: `tie_convention` (maximum's derivative
-  at a tie is its second operand's).
+  the cost properties time instead).  Declared for a finding
+  (docs/findings/mlx.md): `inv`, `solve`, `cholesky`, `convolve` and
+  `cumprod`, whose derivative rules MLX lacks (M17).
+* Conventions of its own, declared: `tie_convention` (maximum's and
+  minimum's derivative at a tie is the second operand's), `clip_convention`
+  (`mx.clip` passes no tangent at a bound), `abs_at_zero` (`mx.abs` has slope
+  0 at 0) and `reduction_tie_convention` (`mx.max` shares ties in reverse
+  mode and not in forward mode, M18).
 * Declared less accurate (`__sut_accuracy__`): exp, and expm1 whose forward
-  mode uses exp, so that the suite still checks their derivative rules,
+  mode uses exp, logaddexp, and log2 and log10 whose derivatives multiply by
+  a float32 constant, so that the suite still checks their derivative rules,
   batching and staging at that accuracy.  sin, cos and tan, less accurate
   than a declaration may state, are declared unsupported.
 * `custom_jvp` and `custom_vjp` are `mx.custom_function`s: a custom_jvp's
@@ -43,16 +65,6 @@ no differentiation or batching of its own, so what the suite finds is MLX's.
   is docs/findings/mlx.md, M14, M15 and M16 (`mx.checkpoint` differentiates
   by its arguments only); under `ci` their construct rows fail
   first through M1.
-* Not mapped: the operations that joined the contract after MLX's runs were
-  classified (docs/findings/mlx.md), which the header lists as lacking.  Mapping
-  one means a new `ci` and `thorough` round with every failure classified.
-  Measured so far, for that round: `mx.clip` passes no tangent at a bound
-  and `mx.abs` has slope 0 at 0 (to declare: `clip_convention`,
-  `abs_at_zero`); `mx.minimum` gives a tie to its second operand
-  (`tie_convention`, already declared); `mx.logaddexp` errs by 2.1e-8, its
-  derivatives by 1.3e-8 (`python bench/mlx_accuracy.py`: a declaration of
-  5e-8); `mx.reciprocal`, `sign`, `arctan2` and `power` and the derivatives
-  of the last two agree with NumPy to float64 rounding at 1,000 points.
 """
 
 from __future__ import annotations
@@ -71,15 +83,31 @@ __sut_unsupported__ = frozenset({
     "while_loop",
     # Transformations run on concrete arrays: there is no tracer to leak.
     "leak_check",
-    # At a tie, maximum's tangent and cotangent go to its second operand, as
-    # refimpl's do; JAX splits them in halves.
+    # Conventions of MLX's own at kinks (docs/findings/mlx.md, the summary's last
+    # rows): at a tie, maximum's and minimum's tangent and cotangent go to the
+    # second operand (JAX splits them in halves); mx.clip passes no tangent at a
+    # bound (JAX: half); mx.abs has slope 0 at 0 (JAX: 1).
     "tie_convention",
-    # float32 approximations (docs/findings/mlx.md, M3): sin and cos err by up to
-    # 3.8e-6 and tan's derivatives, which go through cos, by 4.4e-5, more than
-    # `__sut_accuracy__` may declare (5e-7).
+    "clip_convention",
+    "abs_at_zero",
+    # mx.max and mx.min with tied elements: forward mode takes one element's
+    # tangent, reverse mode shares the cotangent among them (M18).
+    "reduction_tie_convention",
+    # float32 approximations (M3): sin and cos err by up to 3.8e-6 and tan's
+    # derivatives, which go through cos, by 4.4e-5, more than `__sut_accuracy__`
+    # may declare (5e-7).
     "sin",
     "cos",
     "tan",
+    # No derivative rules (M17): mx.linalg.inv and cholesky have neither a JVP
+    # nor a VJP, solve neither (its LU factorization has none), convolve and
+    # cumprod no JVP.  Every program that differentiates through them raises, so
+    # each is declared rather than ending most derivative properties at it.
+    "inv",
+    "solve",
+    "cholesky",
+    "convolve",
+    "cumprod",
 })
 
 # MLX's float64 exp, sin and cos on the CPU use float32 approximations
@@ -90,11 +118,18 @@ __sut_unsupported__ = frozenset({
 # expm1 4.8e-7 (its forward mode only, which multiplies by exp).  Both are
 # declared at 5e-7, the most a declaration may state.  sin and cos err by
 # 3.8e-6 and tan's derivatives by 4.4e-5: more than that, so they are
-# declared unsupported above.
+# declared unsupported above.  Measured the same way: logaddexp 2.1e-8 (its
+# value; derivatives 1.3e-8), declared at 5e-8; the derivatives of log2 and
+# log10, whose constant factor 1 / log 2 (1 / log 10) is a float32 number,
+# 1.3e-8 and 4.0e-8, declared at 2e-8 and 5e-8.
 _FLOAT32_KERNEL = "MLX computes it with a float32 approximation on the CPU (ml-explore/mlx#3047)"
+_FLOAT32_FACTOR = "its derivative's constant factor is a float32 number"
 __sut_accuracy__ = {
     "exp": (5e-7, _FLOAT32_KERNEL),
     "expm1": (5e-7, "its forward-mode derivative is MLX's exp, a float32 approximation"),
+    "logaddexp": (5e-8, "it goes through MLX's exp, a float32 approximation on the CPU"),
+    "log2": (2e-8, _FLOAT32_FACTOR),
+    "log10": (5e-8, _FLOAT32_FACTOR),
 }
 
 
@@ -271,6 +306,124 @@ def vmap(fun, in_axes=0, out_axes=0):
     return batched
 
 
+def linearize(fun, *primals):
+    """(out, f_jvp): `mx.jvp` at the primals, again for each tangent (MLX stages no
+    tangent program to keep, so the function runs once per call, as a user's would)."""
+    primals = _inputs(primals)
+    out = fun(*primals)
+
+    def f_jvp(*tangents):
+        return jvp(fun, primals, tangents)[1]
+
+    return out, f_jvp
+
+
+def _positions(argnums) -> tuple[int, ...]:
+    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+
+def _size(leaf) -> int:
+    return int(np.prod(leaf.shape))
+
+
+def _basis(leaves) -> list:
+    """One stack of unit tangents per leaf: row k is 1 at the k-th element of all the
+    leaves together, the rows of an identity of that size split among the leaves."""
+    total = sum(_size(leaf) for leaf in leaves)
+    stacks, start = [], 0
+    for leaf in leaves:
+        eye = mx.eye(total, dtype=leaf.dtype)[:, start:start + _size(leaf)]
+        stacks.append(mx.reshape(eye, [total, *leaf.shape]))
+        start += _size(leaf)
+    return stacks
+
+
+def _split_last(array, leaves, lead) -> list:
+    """`array` of shape lead + (n,), n the leaves' sizes together, as one array per leaf
+    of shape lead + leaf.shape."""
+    pieces, start = [], 0
+    for leaf in leaves:
+        piece = array[..., start:start + _size(leaf)]
+        pieces.append(mx.reshape(piece, [*lead, *leaf.shape]))
+        start += _size(leaf)
+    return pieces
+
+
+def _nest(out_structure, per_output, arg_structure, argnums):
+    """JAX's nesting: the output's structure outside; inside, the chosen arguments'
+    (a tuple over a tuple `argnums`, the one argument's structure for an int)."""
+    inner = [_unflatten(arg_structure, blocks) for blocks in per_output]
+    inner = [tree[0] if isinstance(argnums, int) else tree for tree in inner]
+    return _unflatten(out_structure, inner)
+
+
+def _differentiated(fun, args, positions):
+    """(leaves of the chosen arguments, their structure, `fun` over those leaves alone
+    returning a flat list, the dict `_flat` leaves the output's structure in)."""
+    chosen = tuple(args[i] for i in positions)
+    leaves, structure = _flatten(chosen)
+
+    def rebuilt(*diff):
+        whole = list(args)
+        for i, value in zip(positions, _unflatten(structure, diff)):
+            whole[i] = value
+        return fun(*whole)
+
+    out = {}
+    return leaves, structure, _flat(rebuilt, _flatten(tuple(leaves))[1], out), out
+
+
+def jacfwd(fun, argnums=0):
+    """The Jacobian by forward mode: `mx.vmap` of `mx.jvp` over a basis of tangents,
+    one per element of the chosen arguments, as JAX builds it."""
+
+    @functools.wraps(fun)
+    def jacobian(*args):
+        args = list(_inputs(args))
+        leaves, structure, flat, out = _differentiated(fun, args, _positions(argnums))
+        values = flat(*leaves)
+
+        def push(*tangents):
+            return mx.jvp(flat, leaves, list(tangents))[1]
+
+        columns = mx.vmap(push, in_axes=tuple(0 for _ in leaves))(*_basis(leaves))
+        per_output = [_split_last(mx.moveaxis(column, 0, -1), leaves, value.shape)
+                      for column, value in zip(columns, values)]
+        return _nest(out["structure"], per_output, structure, argnums)
+
+    return jacobian
+
+
+def jacrev(fun, argnums=0):
+    """The Jacobian by reverse mode: `mx.vmap` of `mx.vjp` over a basis of cotangents,
+    one per element of the output, as JAX builds it."""
+
+    @functools.wraps(fun)
+    def jacobian(*args):
+        args = list(_inputs(args))
+        leaves, structure, flat, out = _differentiated(fun, args, _positions(argnums))
+        values = flat(*leaves)
+
+        def pull(*cotangents):
+            return mx.vjp(flat, leaves, list(cotangents))[1]
+
+        rows = mx.vmap(pull, in_axes=tuple(0 for _ in values))(*_basis(values))
+        per_output, start = [], 0
+        for value in values:  # rows: one per input leaf, of shape (m,) + leaf.shape
+            block = [mx.reshape(row[start:start + _size(value)], [*value.shape, *leaf.shape])
+                     for row, leaf in zip(rows, leaves)]
+            per_output.append(block)
+            start += _size(value)
+        return _nest(out["structure"], per_output, structure, argnums)
+
+    return jacobian
+
+
+def hessian(fun, argnums=0):
+    """`jacfwd(jacrev(fun, argnums), argnums)`, as JAX defines it."""
+    return jacfwd(jacrev(fun, argnums), argnums)
+
+
 def jit(fun, static_argnums=()):
     """`mx.compile`, one compiled function per value of the static arguments (closed
     over) and per tree structure of the others (flattened: `mx.compile` takes arrays)."""
@@ -377,9 +530,29 @@ def checkpoint(fun):
 
 # ----------------------------------------------------------------------------- numpy
 
+class _Linalg:
+    """`numpy.linalg`: MLX's `mx.linalg.det`.  solve, inv and cholesky are declared
+    (`__sut_unsupported__`): MLX has no derivative rule for them."""
+
+    det = staticmethod(lambda a: mx.linalg.det(_array(a)))
+
+
+def _axes_of(axis):
+    """NumPy's `axis` (None, an int, a tuple) as MLX's (None, an int, a list)."""
+    return list(axis) if isinstance(axis, (tuple, list)) else axis
+
+
+def _reduction(op):
+    """An MLX reduction with NumPy's `axis` and `keepdims`."""
+    return lambda x, axis=None, keepdims=False: op(_array(x), axis=_axes_of(axis),
+                                                    keepdims=keepdims)
+
+
 class _Numpy:
     """The contract's NumPy-signature functions on MLX arrays: those whose
     MLX function means something else, here; the rest, `_TWINS`."""
+
+    linalg = _Linalg()
 
     @staticmethod
     def sum(x, axis=None):
@@ -387,6 +560,10 @@ class _Numpy:
         if isinstance(axis, (tuple, list)):
             return mx.sum(x, axis=list(axis)) if axis else x
         return mx.sum(x, axis=axis)
+
+    mean, max, min, prod, var, std, median = map(
+        staticmethod, map(_reduction, (mx.mean, mx.max, mx.min, mx.prod, mx.var, mx.std,
+                                       mx.median)))
 
     @staticmethod
     def transpose(x, axes=None):
@@ -418,15 +595,125 @@ class _Numpy:
     def concatenate(arrays, axis=0):
         return mx.concatenate([_array(a) for a in arrays], axis=axis)
 
+    @staticmethod
+    def stack(arrays, axis=0):
+        return mx.stack([_array(a) for a in arrays], axis=axis)
 
-# The contract's functions whose MLX function has NumPy's meaning, given arrays.
+    @staticmethod
+    def clip(x, lo, hi):
+        return mx.clip(_array(x), lo, hi)
+
+    @staticmethod
+    def cumsum(x, axis=None):
+        return mx.cumsum(_array(x), axis=axis)
+
+    @staticmethod
+    def flip(x, axis=None):
+        return mx.flip(_array(x), axis=_axes_of(axis))
+
+    @staticmethod
+    def swapaxes(x, axis1, axis2):
+        return mx.swapaxes(_array(x), axis1, axis2)
+
+    @staticmethod
+    def moveaxis(x, source, destination):
+        return mx.moveaxis(_array(x), source, destination)
+
+    @staticmethod
+    def squeeze(x, axis=None):
+        return mx.squeeze(_array(x), axis=_axes_of(axis))
+
+    @staticmethod
+    def ravel(x):
+        """NumPy's ravel is MLX's flatten."""
+        return mx.flatten(_array(x))
+
+    @staticmethod
+    def pad(x, pad_width):
+        return mx.pad(_array(x), pad_width)
+
+    @staticmethod
+    def roll(x, shift, axis=None):
+        return mx.roll(_array(x), shift, axis=_axes_of(axis))
+
+    @staticmethod
+    def tile(x, reps):
+        return mx.tile(_array(x), reps if isinstance(reps, int) else list(reps))
+
+    @staticmethod
+    def repeat(x, repeats, axis=None):
+        return mx.repeat(_array(x), repeats, axis=axis)
+
+    @staticmethod
+    def diff(x, axis=-1):
+        return mx.diff(_array(x), axis=axis)
+
+    @staticmethod
+    def tril(x, k=0):
+        return mx.tril(_array(x), k)
+
+    @staticmethod
+    def triu(x, k=0):
+        return mx.triu(_array(x), k)
+
+    @staticmethod
+    def diagonal(x, offset=0):
+        return mx.diagonal(_array(x), offset)
+
+    @staticmethod
+    def trace(x, offset=0):
+        return mx.trace(_array(x), offset)
+
+    @staticmethod
+    def tensordot(x, y, axes=2):
+        axes = axes if isinstance(axes, int) else [list(a) for a in axes]
+        return mx.tensordot(_array(x), _array(y), axes=axes)
+
+    @staticmethod
+    def sort(x, axis=-1):
+        return mx.sort(_array(x), axis=axis)
+
+    @staticmethod
+    def take(x, indices, axis=None):
+        return mx.take(_array(x), mx.array(np.asarray(indices)), axis=axis)
+
+    @staticmethod
+    def argmax(x, axis=None, keepdims=False):
+        return mx.argmax(_array(x), axis=axis, keepdims=keepdims)
+
+    @staticmethod
+    def take_along_axis(x, indices, axis):
+        """MLX tries to differentiate the gather by its indices too, and refuses ("Use
+        stop_gradient on indices"); indices carry no derivative, so they are stopped, as
+        the message asks."""
+        return mx.take_along_axis(_array(x), mx.stop_gradient(_array_of_indices(indices)),
+                                  axis=axis)
+
+    @staticmethod
+    def einsum(subscripts, *operands):
+        return mx.einsum(subscripts, *map(_array, operands))
+
+
+def _array_of_indices(indices):
+    """Indices as MLX's: an MLX array (argmax's) as it is, NumPy's as an MLX array."""
+    return indices if isinstance(indices, mx.array) else mx.array(np.asarray(indices))
+
+
+# The contract's functions whose MLX function has NumPy's meaning, given arrays
+# (deg2rad and rad2deg under MLX's names, radians and degrees).
 _TWINS = {"add": mx.add, "subtract": mx.subtract, "multiply": mx.multiply,
           "divide": mx.divide, "negative": mx.negative, "sin": mx.sin, "cos": mx.cos,
           "tanh": mx.tanh, "exp": mx.exp, "log": mx.log, "sqrt": mx.sqrt,
           "matmul": mx.matmul, "where": mx.where, "greater": mx.greater, "less": mx.less,
           "maximum": mx.maximum, "log1p": mx.log1p, "expm1": mx.expm1, "tan": mx.tan,
           "arctan": mx.arctan, "arcsinh": mx.arcsinh, "sinh": mx.sinh, "cosh": mx.cosh,
-          "square": mx.square}
+          "square": mx.square, "reciprocal": mx.reciprocal, "abs": mx.abs, "sign": mx.sign,
+          "minimum": mx.minimum, "arctan2": mx.arctan2, "logaddexp": mx.logaddexp,
+          "power": mx.power, "arcsin": mx.arcsin, "arccos": mx.arccos, "arctanh": mx.arctanh,
+          "arccosh": mx.arccosh, "log2": mx.log2, "log10": mx.log10,
+          "deg2rad": mx.radians, "rad2deg": mx.degrees, "floor": mx.floor, "ceil": mx.ceil,
+          "round": mx.round, "trunc": mx.trunc, "remainder": mx.remainder,
+          "outer": mx.outer, "inner": mx.inner, "kron": mx.kron}
 
 
 def _on_arrays(op):
@@ -476,6 +763,20 @@ class _Lax:
     @staticmethod
     def stop_gradient(x):
         return mx.stop_gradient(_array(x))
+
+    @staticmethod
+    def dynamic_slice(x, start_indices, slice_sizes):
+        """`mx.slice`, MLX's slice at start indices given as an array."""
+        x = _array(x)
+        return mx.slice(x, mx.array(list(start_indices)), list(range(x.ndim)),
+                        list(slice_sizes))
+
+    @staticmethod
+    def dynamic_update_slice(x, update, start_indices):
+        """`mx.slice_update`, MLX's update at start indices given as an array."""
+        x = _array(x)
+        return mx.slice_update(x, _array(update), mx.array(list(start_indices)),
+                               list(range(x.ndim)))
 
     @staticmethod
     def fori_loop(lower, upper, body_fun, init_val):
