@@ -19,10 +19,22 @@ How the contract maps onto autograd 1.9:
   size zero calls the function once on zeros to learn the output shapes.
 * `jit`: the identity.  autograd stages nothing, so `jit(f)` runs `f` eagerly
   on every call; it therefore cannot refuse a Python `if` on a traced value.
+* `linearize`, `jacfwd`, `jacrev`, `hessian`: autograd has `make_jvp` (a
+  function of the tangent, `f` run forward again at each call), `jacobian`
+  (reverse mode) and `hessian` (`jacobian(jacobian(f))`), each of one
+  array argument and one array output: `jacrev` and `hessian` are those per
+  output leaf and per `argnums` entry, nested as JAX nests them; `linearize`
+  is `make_jvp`, and `jacfwd`, which autograd lacks, `make_jvp` along each
+  unit tangent, as JAX builds it from jvp and vmap.
+* `custom_jvp`, `custom_vjp`: autograd's user-defined rules, a function made an
+  `autograd.extend.primitive` with `defjvp_argnums` and `defvjp_argnums`.
+  `checkpoint` is `autograd.checkpoint`, declared unsupported (A15).
 * `numpy`: `autograd.numpy`, whose functions have NumPy's signatures.
 * `lax`: `cond`, `fori_loop`, `scan` and `while_loop` written as Python
   control flow on concrete values, which autograd differentiates through like
-  any Python code, in both modes, reverse mode through `while_loop` included.
+  any Python code, in both modes, reverse mode through `while_loop` included;
+  `stop_gradient` is `getval` (the value under every box), `dynamic_slice` a
+  slice and `dynamic_update_slice` a padded update selected by `where`.
 
 Pytrees (tuples, lists, dicts, `None`) are flattened here, with dict keys in
 sorted order as in JAX; autograd itself only ever sees a tuple of leaves in
@@ -36,12 +48,15 @@ would find this file.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from importlib.metadata import version
 
+import autograd
 import autograd.numpy as numpy
 from autograd.builtins import tuple as traced_tuple
 from autograd.core import make_jvp, make_vjp
+from autograd.extend import defjvp_argnums, defvjp_argnums, primitive, vspace
 from autograd.tracer import getval
 
 __version__ = f"autograd {version('autograd')} (shim: vmap a loop, jit the identity)"
@@ -52,11 +67,14 @@ __sut_unsupported__ = frozenset({
     "leak_check",  # a box escaping grad or jvp keeps working (docs/findings/autograd.md, A3)
     "clip_convention",  # clip passes no tangent at its bounds (JAX's: half of it)
     "abs_at_zero",  # abs has slope 0 at 0 (JAX's: 1)
+    # autograd.checkpoint has no forward mode, and drops the derivative through a
+    # value its function closes over (docs/findings/autograd.md, A15).
+    "checkpoint",
     "cbrt",  # autograd.numpy.cbrt has no derivative rule: grad raises NotImplementedError
     # No derivative rule in either mode: NotImplementedError ("VJP of take wrt argnums").
     "take", "median", "quantile", "convolve", "correlate",
     "flip", "fmod", "copysign", "cumprod", "ptp", "vdot", "average", "trapezoid",
-    "take_along_axis",
+    "take_along_axis", "nanmean",
 })
 
 # autograd's tracer warns "Output seems independent of input." whenever a function's
@@ -203,6 +221,169 @@ def jit(fun, static_argnums=()):
     return fun
 
 
+# ----------------------------------------------------------------------------- derived
+
+def linearize(fun, *primals):
+    """autograd has no linearize; `make_jvp(f)(x)` is its nearest, a function of the
+    tangent that runs `f` forward again at each call: (out, f_jvp)."""
+    out, _ = jvp(fun, primals, tuple(_zeros_like(p) for p in primals))
+
+    def tangent(*tangents):
+        if len(tangents) != len(primals):
+            raise TypeError(f"linearize: {len(tangents)} tangents for {len(primals)} primals")
+        return jvp(fun, primals, tangents)[1]
+
+    return out, tangent
+
+
+def _zeros_like(tree):
+    leaves, structure = _flatten(tree)
+    return _unflatten(structure, [vspace(getval(leaf)).zeros() for leaf in leaves])
+
+
+def _jacobian(of_one, fun, argnums):
+    """The Jacobian of each output leaf of `fun` with respect to each of `argnums`, by
+    `of_one(leaf_function, argnum, args)`, nested as JAX nests it: the output's
+    structure outside, a tuple over a tuple `argnums` inside."""
+    chosen = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def jacobian(*args):
+        out_leaves, out_structure = _flatten(fun(*args))
+        blocks = []
+        for k in range(len(out_leaves)):
+            def leaf(*values, k=k):
+                return _flatten(fun(*values))[0][k]
+
+            row = tuple(_quietly(of_one, leaf, i, args) for i in chosen)
+            blocks.append(row[0] if isinstance(argnums, int) else row)
+        return _unflatten(out_structure, blocks)
+
+    return jacobian
+
+
+def _reverse_block(leaf, argnum, args):
+    return autograd.jacobian(leaf, argnum)(*args)
+
+
+def _forward_block(leaf, argnum, args):
+    """d leaf / d args[argnum] by `make_jvp` along each unit tangent, stacked on the
+    trailing axes, where autograd.jacobian stacks cotangents on the leading ones."""
+    x = args[argnum]
+    shape = numpy.shape(x)
+
+    def of_x(value):
+        return leaf(*args[:argnum], value, *args[argnum + 1:])
+
+    pushforward = make_jvp(of_x, x)
+    basis = numpy.reshape(numpy.eye(int(numpy.prod(shape)), dtype=numpy.result_type(getval(x),
+                                                                                  1.0)),
+                          (-1, *shape))
+    out = of_x(x)
+    columns = [pushforward(unit)[1] for unit in basis]
+    if not columns:
+        return numpy.zeros(numpy.shape(out) + shape)
+    stacked = numpy.stack([numpy.reshape(column, numpy.shape(out)) for column in columns], -1)
+    return numpy.reshape(stacked, numpy.shape(out) + shape)
+
+
+def jacrev(fun, argnums=0):
+    """`autograd.jacobian` (reverse mode: one `make_vjp` pass per output element)."""
+    return functools.wraps(fun)(_jacobian(_reverse_block, fun, argnums))
+
+
+def jacfwd(fun, argnums=0):
+    """autograd has no forward-mode Jacobian: `make_jvp` along each unit tangent of
+    the input, stacked, as JAX builds jacfwd from jvp and vmap."""
+    return functools.wraps(fun)(_jacobian(_forward_block, fun, argnums))
+
+
+def hessian(fun, argnums=0):
+    """`autograd.hessian` (`jacobian(jacobian(f))`) for an int `argnums`, and the same
+    nesting for a tuple: reverse over reverse, where JAX's is forward over reverse."""
+    return jacrev(jacrev(fun, argnums), argnums)
+
+
+# ----------------------------------------------------------------------------- custom rules
+
+def _tangents_at(argnums, given, args):
+    """One tangent per argument: `given` at `argnums`, zeros elsewhere."""
+    full = [vspace(arg).zeros() for arg in args]
+    for position, tangent in zip(argnums, given):
+        full[position] = tangent
+    return tuple(full)
+
+
+class custom_jvp:
+    """JAX's `custom_jvp` as an autograd primitive (`autograd.extend.primitive`): its
+    forward rule (`defjvp_argnums`) is the rule's tangent, and its reverse rule
+    (`defvjp_argnums`) the rule transposed, the VJP of `t -> rule(primals, t)[1]`
+    (linear in `t`), since autograd derives no reverse mode from a forward rule."""
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun, self.ruled = fun, None
+
+    def defjvp(self, rule):
+        ruled = primitive(self.fun)
+
+        def forward(argnums, tangents, ans, args, kwargs):
+            return rule(tuple(args), _tangents_at(argnums, tangents, args))[1]
+
+        def reverse(argnums, ans, args, kwargs):
+            def tangent_out(*tangents):
+                return rule(tuple(args), _tangents_at(argnums, tangents, args))[1]
+
+            _, pullback = vjp(tangent_out, *(vspace(args[i]).zeros() for i in argnums))
+            return pullback
+
+        defjvp_argnums(ruled, forward)
+        defvjp_argnums(ruled, reverse)
+        self.ruled = ruled
+        return rule
+
+    def __call__(self, *args):
+        return self.ruled(*args)
+
+
+class custom_vjp:
+    """JAX's `custom_vjp` as an autograd primitive: its reverse rule runs `fwd` for the
+    residuals and `bwd` on them.  Forward mode gives it `fwd`'s own derivative, which
+    is what forward mode over reverse mode differentiates in JAX (a plain `jvp`
+    through it, which JAX refuses, is never asked by the contract)."""
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun, self.ruled = fun, None
+
+    def defvjp(self, fwd, bwd):
+        ruled = primitive(self.fun)
+
+        def reverse(argnums, ans, args, kwargs):
+            _, residuals = fwd(*args)
+
+            def pullback(cotangent):
+                cotangents = bwd(residuals, cotangent)
+                return tuple(cotangents[i] for i in argnums)
+
+            return pullback
+
+        def forward(argnums, tangents, ans, args, kwargs):
+            return jvp(lambda *values: fwd(*values)[0], tuple(args),
+                       _tangents_at(argnums, tangents, args))[1]
+
+        defvjp_argnums(ruled, reverse)
+        defjvp_argnums(ruled, forward)
+        self.ruled = ruled
+
+    def __call__(self, *args):
+        return self.ruled(*args)
+
+
+def checkpoint(fun):
+    """`autograd.checkpoint`, declared unsupported: see `__sut_unsupported__`."""
+    return autograd.checkpoint(fun)
+
+
 def vmap(fun, in_axes=0, out_axes=0):
     """`fun` mapped over an axis of its arguments by a Python loop: one call per
     batch element, results stacked along `out_axes`."""
@@ -296,6 +477,26 @@ class lax:
     """JAX's structured control flow as Python control flow on concrete values:
     autograd records whichever operations actually run, so derivatives in both
     modes follow the branch taken and the iterations run."""
+
+    @staticmethod
+    def stop_gradient(x):
+        """`getval`: the value under every box, so no mode of any level sees a
+        derivative through it."""
+        return getval(x)
+
+    @staticmethod
+    def dynamic_slice(x, start_indices, slice_sizes):
+        return x[tuple(slice(s, s + n) for s, n in zip(start_indices, slice_sizes))]
+
+    @staticmethod
+    def dynamic_update_slice(x, update, start_indices):
+        """autograd cannot assign into an array: the update padded into place (mode
+        given, A7) and selected inside its window."""
+        shape = numpy.shape(x)
+        widths = [(s, d - s - n) for s, n, d in zip(start_indices, numpy.shape(update), shape)]
+        inside = numpy.zeros(shape, dtype=bool)
+        inside[tuple(slice(s, s + n) for s, n in zip(start_indices, numpy.shape(update)))] = True
+        return numpy.where(inside, numpy.pad(update, widths, "constant"), x)
 
     @staticmethod
     def cond(pred, true_fun, false_fun, *operands):
