@@ -9,9 +9,12 @@ Each trial runs, as a user does,
 
 (the shim's jvp is wrong and takes 3 s a call, and starts a `sleep`; the jit
 property never calls jvp, so a verdict on it other than passed is a false
-FAIL), or one of its two variants, drawn from a `Random` of their own (its
-sleeper detached from the group by a double fork and setsid, SIGTERM ignored;
-or a non-daemon thread that never ends), and draws with `random.Random(seed)`:
+FAIL), or one of its variants, drawn from a `Random` of their own (`SUTS`:
+its sleeper detached from the group by a double fork and setsid, SIGTERM
+ignored; a non-daemon thread that never ends; `numpy.all` replaced in its
+first jvp call, which must never make the wrong jvp pass), or an SUT whose
+import never ends (`--sut-timeout 5`: the run ends by itself with exit 2),
+and draws with `random.Random(seed)`:
 
 * a fault: SIGINT, SIGTERM or SIGHUP, or now and then two SIGINTs 0-0.5 s
   apart, or a SIGKILL;
@@ -32,7 +35,19 @@ sent.  Then each trial checks the same things as tests/meta/test_faults.py:
 * exit status: 128 + the signal (137 for SIGKILL), or the run's own 1 if it
   had ended before the fault;
 * false FAIL: the correct property is never failed, crashed, hung or error;
+* false pass: the wrong jvp is never passed;
 * tracebacks: none in the output (every error is one line).
+
+Then, from the same `Random`, a hostile record or findings file (`HOSTILE`:
+a reproducer path out of the run's folder by an absolute path, `..` or a
+symlink, a shard label out of range, a record cut short or of the wrong
+shape, a signature past the bounds of jaxcheck/signatures.py or one that
+backtracks), built from the trial's record (or a small one where the fault
+struck before there was one), is handed to `jaxcheck report --from`, as a
+CI matrix hands another job's artifact.  It must be refused in one line
+with exit 2 (or, for the backtracking signature, cut off by its time
+bound), end within a minute, print no traceback, and copy nothing from
+outside the run's folder into the report.
 
 A line per trial, then a summary; exit 1 on any violation (the trial's
 folder is kept and named).  With --write the summary becomes the "faults"
@@ -42,9 +57,12 @@ section of docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,6 +74,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.report import machine, publish  # noqa: E402
+from tests.meta.command import ROOT as CHECKOUT  # noqa: E402
 from tests.meta.faults import (  # noqa: E402
     BOTH,
     CORRECT,
@@ -69,9 +88,17 @@ from tests.meta.faults import (  # noqa: E402
 
 FAULTS = {"SIGINT": 3, "SIGTERM": 3, "SIGHUP": 3, "SIGINT twice": 2, "SIGKILL": 2}  # weights
 # The SUT of a trial: the slow shim, or it with a sleeper that detaches from its
-# group (double fork, setsid, SIGTERM ignored), or with a thread that never
-# ends.  Drawn from a Random of its own, so a seed strikes as it did before.
-SUTS = {SLOW_SHIM: 2, f"{SLOW_SHIM}_detaching": 1, f"{SLOW_SHIM}_keeping_a_thread": 1}
+# group (double fork, setsid, SIGTERM ignored), with a thread that never ends,
+# or replacing numpy.all; or an SUT whose import never ends.  Drawn from a
+# Random of its own, so a new SUT does not move where the faults strike.
+HANGS_AT_IMPORT = "tests.lifetime.import_hanging"
+SUTS = {SLOW_SHIM: 2, f"{SLOW_SHIM}_detaching": 1, f"{SLOW_SHIM}_keeping_a_thread": 1,
+        f"{SLOW_SHIM}_tampering": 1, HANGS_AT_IMPORT: 1}
+# What a trial's SUT adds to the command, and the exit status of a run that ended
+# before its fault: 1 for the jvp the shims get wrong, 2 for an import cut off
+# by its limit (--sut-timeout, at least 30 s: jaxcheck/probe.py).
+SUT_OPTIONS = {HANGS_AT_IMPORT: ("--sut-timeout", "5")}
+ENDS_WITH = {HANGS_AT_IMPORT: 2}
 MOMENTS = {"delay": 4, "in an SUT call": 2, "while shrinking": 2, "at the end": 2}
 SIGNALS = {"SIGINT": (signal.SIGINT,), "SIGTERM": (signal.SIGTERM,),
            "SIGHUP": (signal.SIGHUP,), "SIGINT twice": (signal.SIGINT, signal.SIGINT),
@@ -106,15 +133,19 @@ class Trial:
     lost: list[str] = field(default_factory=list)  # what is wrong with its reproducers
     wrong_exit: str = ""
     false_fail: str = ""
+    false_pass: str = ""
     traceback: bool = False
     left: list[str] = field(default_factory=list)
     stuck: str = ""  # the run did not end
+    hostile: Hostile | None = None  # the report on a hostile copy of its record
 
     @property
     def violations(self) -> list[str]:
-        return [*self.lost, *filter(None, [self.wrong_exit, self.false_fail, self.stuck]),
+        return [*self.lost,
+                *filter(None, [self.wrong_exit, self.false_fail, self.false_pass, self.stuck]),
                 *(["a traceback in the output"] if self.traceback else []),
-                *([f"{len(self.left)} processes left: {self.left[:3]}"] if self.left else [])]
+                *([f"{len(self.left)} processes left: {self.left[:3]}"] if self.left else []),
+                *(self.hostile.violations if self.hostile else [])]
 
 
 def where(run: Background) -> str:
@@ -171,24 +202,27 @@ def judge(run: Background, trial: Trial) -> None:
                    or f"FAIL  test_jvp.py::{FAILING}" in output)
     if trial.found:
         trial.lost = kept(failing) if failing else ["found, but not in the record"]
-    expected = 1 if trial.where == "after the end" else 128 + SIGNALS[trial.fault][0]
+    ended = ENDS_WITH.get(trial.sut, 1)
+    expected = ended if trial.where == "after the end" else 128 + SIGNALS[trial.fault][0]
     if trial.status != expected:
         trial.wrong_exit = f"exit status {trial.status}, expected {expected}"
     correct = found.get(CORRECT, {}).get("outcome")
     if correct in BAD or any(f"{mark}  test_jit.py::{CORRECT}" in output
                              for mark in ("FAIL", "CRASH", "HANG", "ERROR")):
         trial.false_fail = f"false FAIL: {CORRECT} is {correct}"
+    if failing is not None and failing["outcome"] == "passed":
+        trial.false_pass = f"false pass: {FAILING}, whose jvp is wrong, passed"
     trial.traceback = "Traceback" in output
     trial.left = run.left_behind()
 
 
-def run_trial(number: int, rng: random.Random, work: Path,
-              suts: random.Random) -> tuple[Trial, Path]:
+def run_trial(number: int, rng: random.Random, work: Path, suts: random.Random,
+              records: random.Random) -> tuple[Trial, Path]:
     trial = Trial(number, draw(rng, FAULTS), draw(rng, MOMENTS), draw(suts, SUTS))
     home = Path(tempfile.mkdtemp(prefix=f"trial-{number:03d}-", dir=work))
     began = time.monotonic()
-    run = start(home, "check", "--sut", trial.sut, "--reference", "none", "--jobs", "1",
-                "--only", BOTH, "--out", str(home / "out"))
+    run = start(home, "check", "--sut", trial.sut, *SUT_OPTIONS.get(trial.sut, ()),
+                "--reference", "none", "--jobs", "1", "--only", BOTH, "--out", str(home / "out"))
     try:
         strike(run, trial, rng, began)
         trial.status = run.wait(PATIENCE)
@@ -197,7 +231,121 @@ def run_trial(number: int, rng: random.Random, work: Path,
         trial.stuck = str(exc).splitlines()[0]
     finally:
         run.kill()
+    trial.hostile = hostile_report(trial, records, home)
     return trial, home
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+# A file beside the run's folder, which a report must never copy: the line in it
+# must appear in no file of the report.
+SECRET = "a line from outside the run's folder, never to be published"
+# Seconds `report` may take on a hostile record: it takes a few; a backtracking
+# signature is cut off after 2 s a match (jaxcheck/signatures.py).
+REPORT_PATIENCE = 60.0
+# A failure message on which `(a+)+$` backtracks for hours, unbounded.
+BACKTRACKS_ON = "Mismatch: " + "a" * 40 + "!"
+
+
+def _failed(data: dict, message: str = "Mismatch: wrong jvp") -> dict:
+    """The record's first verdict, made a failure with `message` (a record may
+    hold none, if the fault struck early)."""
+    data["verdicts"][:1] = [{"nodeid": f"tests/test_jvp.py::{FAILING}", "outcome": "failed",
+                             "examples": 1, "reproducers": [], "message": message}]
+    return data["verdicts"][0]
+
+
+def _reproducer(path: str):
+    def change(data, run, outside):
+        _failed(data)["reproducers"] = [path.format(outside=outside,
+                                                    up=os.path.relpath(outside, run))]
+        if path == "link.py":
+            os.symlink(outside, run / "link.py")
+        return json.dumps(data), None
+    return change
+
+
+def _shard(label: str):
+    return lambda data, run, outside: (json.dumps({**data, "shard": label}), None)
+
+
+def _signature(signature: str, message: str = "Mismatch: wrong jvp"):
+    def change(data, run, outside):
+        _failed(data, message)
+        page = f"# Findings\n\n### X1. A finding\n\nSignature ({data['sut']}): `{signature}`\n"
+        return json.dumps(data), page
+    return change
+
+
+# name: (weight, change, exit status).  A change takes the record (a dict), the
+# run's folder and the outside file, and gives the record's text and a findings
+# page's (or None).  Each refusal is exit 2; a backtracking signature is cut
+# off, and the report made without it (exit 0).
+HOSTILE = {
+    "absolute reproducer": (2, _reproducer("{outside}"), 2),
+    "reproducer up and out": (2, _reproducer("{up}"), 2),
+    "symlink out": (2, _reproducer("link.py"), 2),
+    "shard 0/0": (1, _shard("0/0"), 2),
+    "shard 3/2": (1, _shard("3/2"), 2),
+    "cut short": (1, lambda data, run, outside: (json.dumps(data)[:len(json.dumps(data)) // 2],
+                                                 None), 2),
+    "verdicts not a list": (1, lambda data, run, outside: (
+        json.dumps({**data, "verdicts": "all passed"}), None), 2),
+    "1,000 nested groups": (1, _signature("(" * 1000 + "a" + ")" * 1000), 2),
+    "a{4294967296}": (1, _signature("a{4294967296}"), 2),
+    "backtracking signature": (1, _signature("(a+)+$", BACKTRACKS_ON), 0),
+}
+
+
+@dataclass
+class Hostile:
+    kind: str
+    status: int | None = None
+    lines: int = 0  # of the error output
+    violations: list[str] = field(default_factory=list)
+
+
+def hostile_report(trial: Trial, rng: random.Random, home: Path) -> Hostile:
+    """`jaxcheck report --from` a hostile copy of the trial's record (HOSTILE)."""
+    kind = draw(rng, {name: weight for name, (weight, _, _) in HOSTILE.items()})
+    _, change, expected = HOSTILE[kind]
+    found = next(iter((home / "out").glob("logs/*/verdicts.json")), None)
+    try:
+        data = json.loads(found.read_text()) if found else {}
+    except ValueError:  # cut short by a SIGKILL
+        data = {}
+    data = {"sut": trial.sut, "description": trial.sut, "profile": "ci", "verdicts": [],
+            **({k: v for k, v in data.items() if k != "columns"} if isinstance(data, dict)
+               else {})}
+    run = home / "artifact" / "logs" / "check-hostile-20261207-000000-abcdef"
+    run.mkdir(parents=True)
+    outside = home / "outside.py"
+    outside.write_text(f"print({SECRET!r})\n")
+    text, page = change(data, run, outside)
+    (run / "verdicts.json").write_text(text)
+    args = ["report", "--from", str(run / "verdicts.json"), "--out", str(home / "published")]
+    if page is not None:
+        (home / "findings.md").write_text(page)
+        args += ["--findings", str(home / "findings.md")]
+    result = Hostile(kind)
+    try:
+        ran = subprocess.run([sys.executable, "-m", "jaxcheck", *args], cwd=CHECKOUT,
+                             capture_output=True, text=True, timeout=REPORT_PATIENCE)
+    except subprocess.TimeoutExpired:
+        result.violations.append(f"report on a {kind} did not end in {REPORT_PATIENCE:g} s")
+        return result
+    result.status, result.lines = ran.returncode, len(ran.stderr.strip().splitlines())
+    if ran.returncode != expected:
+        result.violations.append(f"report on a {kind}: exit {ran.returncode}, expected "
+                                 f"{expected}: {ran.stderr.strip()[-300:]}")
+    if expected == 2 and result.lines != 1:
+        result.violations.append(f"report on a {kind}: {result.lines} lines of error, not one")
+    if "Traceback" in ran.stdout + ran.stderr:
+        result.violations.append(f"report on a {kind}: a traceback")
+    published = [p for p in (home / "published").rglob("*") if p.is_file()]
+    if any(SECRET in p.read_text(errors="replace") for p in published):
+        result.violations.append(f"report on a {kind} published a file from outside the run")
+    return result
 
 
 def draw(rng: random.Random, weights: dict[str, int]) -> str:
@@ -206,10 +354,13 @@ def draw(rng: random.Random, weights: dict[str, int]) -> str:
 
 def line(trial: Trial) -> str:
     verdict = "ok" if not trial.violations else "VIOLATION: " + "; ".join(trial.violations)
-    return (f"trial {trial.number:3d}  {trial.sut.removeprefix(SLOW_SHIM) or 'plain':<17} "
+    sut = (trial.sut.removeprefix(SLOW_SHIM) or "plain" if trial.sut.startswith(SLOW_SHIM)
+           else trial.sut.rpartition(".")[2])
+    return (f"trial {trial.number:3d}  {sut:<18} "
             f"{trial.fault:<12} {trial.moment:<15} "
             f"landed in {trial.where:<16} exit {trial.status}  "
-            f"{'found' if trial.found else 'not found':<9}  {verdict}")
+            f"{'found' if trial.found else 'not found':<9}  "
+            f"{trial.hostile.kind if trial.hostile else '':<22} {verdict}")
 
 
 def summary(trials: list[Trial], command: str, seconds: float) -> str:
@@ -235,9 +386,15 @@ def summary(trials: list[Trial], command: str, seconds: float) -> str:
         ("processes left", sum(len(t.left) for t in trials)),
         ("wrong exit statuses", sum(bool(t.wrong_exit) for t in trials)),
         ("false FAILs of the correct property", sum(bool(t.false_fail) for t in trials)),
+        ("false passes of the wrong jvp", sum(bool(t.false_pass) for t in trials)),
         ("tracebacks", sum(t.traceback for t in trials)),
         ("runs that did not end", sum(bool(t.stuck) for t in trials)),
     ]
+    hostile = [t.hostile for t in trials if t.hostile]
+    hostile_rows = [f"| {kind} | {sum(h.kind == kind for h in hostile)} | "
+                    f"{sum(h.kind == kind and h.status == HOSTILE[kind][2] for h in hostile)} | "
+                    f"{sum(h.kind == kind and bool(h.violations) for h in hostile)} |"
+                    for kind in HOSTILE]
     return "\n".join([
         f"## Fault injection: {len(trials)} randomized interruptions of `jaxcheck check`",
         "",
@@ -256,6 +413,13 @@ def summary(trials: list[Trial], command: str, seconds: float) -> str:
         "|---|---:|",
         *(f"| {name} | {count} |" for name, count in figures),
         "",
+        "`report --from` a hostile copy of each trial's record, by kind (exit 2 for a "
+        "refusal; 0 for the backtracking signature, cut off):",
+        "",
+        "| hostile record or findings | reports | with the expected exit | with a violation |",
+        "|---|---:|---:|---:|",
+        *hostile_rows,
+        "",
         f"Command: `{command}` ({seconds / 60:.0f} min), from the repository root; each "
         "trial's fault and moment as bench/faults.py's docstring says.",
         f"Machine: {machine()}.",
@@ -272,11 +436,12 @@ def main() -> int:
                         help="make the summary the 'faults' section of docs/performance.md")
     args = parser.parse_args()
     rng, suts = random.Random(args.seed), random.Random(f"{args.seed} suts")
+    records = random.Random(f"{args.seed} records")
     work = Path(tempfile.mkdtemp(prefix="jaxcheck-faults-", dir=args.work))
     began = time.monotonic()
     trials = []
     for number in range(1, args.trials + 1):
-        trial, home = run_trial(number, rng, work, suts)
+        trial, home = run_trial(number, rng, work, suts, records)
         trials.append(trial)
         print(line(trial) + (f"  (kept: {home})" if trial.violations else ""), flush=True)
         if not trial.violations:
