@@ -43,7 +43,7 @@ def counted_grow():
     return calls, counting
 
 
-def cell_draws(op: str, ranks: tuple[str, ...], regime: dict, draws: int,
+def cell_draws(op: str, ranks: tuple[str, ...], regime, draws: int,
                calls: list) -> tuple[int, Counter]:
     """Distinct inputs among `draws` draws of the cell in `regime`, and the draws built
     per stage."""
@@ -76,7 +76,7 @@ def main() -> None:
     for op in ops:
         for ranks, regime in module.builds(op):
             distinct, stages = cell_draws(op, ranks, regime, args.draws, calls)
-            cell = " ".join([", ".join(ranks), *map(str, regime.values())])
+            cell = " ".join([", ".join(ranks), *([str(regime)] if regime else [])])
             print(f"{op:14} {cell:9} {distinct:8}  {dict(sorted(stages.items()))}")
 
 

@@ -10,7 +10,12 @@ gradient is taken through it.  So the unit of coverage is a *cell*:
 * `("op", name, ranks, mode)`: an equation of `name` whose operands have
   these ranks (`"lit"` for a float literal), run under `mode`, one of
   `MODES`: plain evaluation, forward mode, reverse mode, batching, staging;
-* `("construct", name, regime)`: a construct in one of `REGIMES`.
+* `("construct", name, regime)`: a construct in one of `REGIMES`;
+* `("regime", name, regime, mode)`: an equation of `name` whose parameters are in
+  one of its builder's regimes (`operands.Regime`: an axis counted from the
+  back, an update past the start), and `("special", name, point, mode)` one at
+  a special point of its rule (`cell_cases.SPECIALS`: a zero in a product, a tie
+  at a max), each under `mode`.
 
 `allowed` lists, per operation, the rank combinations its operand builder
 may draw (`operands.Builder.ranks`), so a cell the generator never reaches
@@ -29,9 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
+from strategies.cell_cases import specials
 from strategies.language.constructs import CONSTRUCTS
 from strategies.language.ir import Eqn, Var
 from strategies.language.operands import operand_ranks
+from strategies.language.opspec import OPS
 from strategies.language.transformations import TRANSFORMATIONS
 from strategies.program import Program
 
@@ -59,7 +66,7 @@ def allowed(ops: dict) -> set[tuple]:
              for ranks in spec.build.ranks for mode in MODES}
     cells |= {("construct", name, regime) for name, regimes in REGIMES.items()
               for regime in regimes}
-    return cells
+    return cells | parameter_cells_allowed(ops)
 
 
 def modes_in(source: str) -> frozenset[str]:
@@ -125,6 +132,7 @@ def cells(program: Program, modes: frozenset[str]) -> Counter:
                 found.update(("construct", eqn.op, r) for r in regimes(eqn, modes))
             elif not eqn.blocks:
                 found.update(("op", eqn.op, operand_ranks(eqn.op, eqn.args), m) for m in modes)
+                found.update(regime_cells(eqn, modes))
             inner = modes | {CONSTRUCT_MODES[eqn.op]} if eqn.op in CONSTRUCT_MODES else modes
             for block in eqn.blocks:
                 visit(block.eqns, frozenset(inner - {"value"}) or frozenset({"value"}))
@@ -160,6 +168,7 @@ class Recorder:
             return
         self._seen.add(key)
         self.by_property[self.current].update(cells(program, modes))
+        self.by_property[self.current].update(special_cells(program, modes, args))
 
     def write(self, path: Path) -> None:
         """To `path`, or under pytest-xdist to `path.<worker>` (each worker its own)."""
@@ -189,3 +198,40 @@ def read(path: Path) -> dict[str, Counter]:
 
 # The one recorder of a pytest run with --jaxcheck-coverage (conftest.py), or None.
 RECORDER: Recorder | None = None
+
+
+# ------------------------------------------------------------------ regimes and special points
+
+def parameter_cells_allowed(ops: dict) -> set[tuple]:
+    """Each regime of each operation's builder and each special point of its rule,
+    in every mode."""
+    return ({("regime", name, regime.name, mode) for name, spec in ops.items()
+             for regime in spec.build.regimes for mode in MODES}
+            | {("special", name, point.name, mode) for name in ops for point in specials(name)
+               for mode in MODES})
+
+
+def regime_cells(eqn: Eqn, modes: frozenset[str]) -> list[tuple]:
+    """The regimes (`operands.Regime`) an operation's equation is in, under `modes`."""
+    spec = OPS.get(eqn.op)
+    if spec is None:
+        return []
+    shapes = tuple(getattr(a, "shape", ()) for a in eqn.args)
+    return [("regime", eqn.op, regime.name, mode) for regime in spec.build.regimes
+            if regime.admits(shapes, eqn.kwargs) for mode in modes]
+
+
+def special_cells(program: Program, modes: frozenset[str], args) -> list[tuple]:
+    """The special points (`cell_cases.SPECIALS`) the equations of `program` that read
+    its inputs alone are at, under `modes`.  Only those: a special point is exact (a
+    zero, a tie), which an intermediate value meets by rounding if at all, and the
+    special cells (`tests/test_cells.py`) are one equation of the inputs."""
+    found = []
+    at = {var.name: value for var, value in zip(program.inputs, args)}
+    for eqn in program.eqns:
+        if eqn.blocks or not all(isinstance(a, float) or a.name in at for a in eqn.args):
+            continue
+        values = tuple(a if isinstance(a, float) else at[a.name] for a in eqn.args)
+        found += [("special", eqn.op, point.name, mode) for point in specials(eqn.op)
+                  if point.holds(values, eqn.kwargs) for mode in modes]
+    return found

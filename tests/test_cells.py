@@ -7,8 +7,11 @@ combinations often and some never (docs/coverage.md): a bug confined to one
 dims of a scalar added to a matrix) survives them.  This property
 enumerates instead (`strategies/cell_cases.py`): each example runs every
 cell of its operation, a one-equation program per operand-rank combination
-and per regime (where a parameter chooses the formula: each of `convolve`'s
-and `correlate`'s modes), in plain evaluation, jvp, reverse mode (vjp),
+and per regime (where a parameter chooses the formula or a position: each of
+`convolve`'s modes, an axis counted from the back, an offset above the
+diagonal, an update written past the start), and one at each special point
+of its rule (a zero in a product, a tie at the chosen element of an order
+statistic: `cell_cases.SPECIALS`), in plain evaluation, jvp, reverse mode (vjp),
 vmap, jit and second order (jvp of grad: rules right to first order and
 wrong to second), each judged as the mode's own property judges a whole
 program.  A failure is then one
@@ -47,7 +50,7 @@ from strategies.cases import (
     output_shapes_of,
     program_cases,
 )
-from strategies.cell_cases import builds, cell_cases
+from strategies.cell_cases import builds, cell_cases, special_cases, specials
 from strategies.language.inputs import directions
 from strategies.language.opspec import OPS
 from strategies.language.table import FEATURES, LANGUAGE
@@ -60,35 +63,42 @@ from strategies.language.transformations import REVERSE
 EXAMPLES = max(3, settings().max_examples // 20)
 
 
-def _value(sut, reference, case, data):
+# Each mode's check takes `steady`, which makes a direction along the inputs keep a
+# special point (`cell_cases.Special`: equal over a tie), or None.
+
+
+def _along(case, data, steady, label):
+    """Directions along the inputs, kept on the case's special point by `steady`."""
+    drawn = data.draw(directions(input_shapes_of(case), ramp=True), label=label)
+    return drawn if steady is None else steady(drawn)
+
+
+def _value(sut, reference, case, data, steady=None):
     check_value(sut, reference, case)
 
 
-def _jvp(sut, reference, case, data):
-    check_jvp(sut, reference, case, data.draw(directions(input_shapes_of(case), ramp=True),
-                                              label="tangents"))
+def _jvp(sut, reference, case, data, steady=None):
+    check_jvp(sut, reference, case, _along(case, data, steady, "tangents"))
 
 
-def _vjp(sut, reference, case, data):
+def _vjp(sut, reference, case, data, steady=None):
     cotangents = data.draw(directions(output_shapes_of(case), ramp=True),
                            label="cotangents")
-    check_vjp(sut, reference, case, cotangents,
-              data.draw(directions(input_shapes_of(case), ramp=True), label="directions"))
+    check_vjp(sut, reference, case, cotangents, _along(case, data, steady, "directions"))
 
 
-def _vmap(sut, reference, case, data):
+def _vmap(sut, reference, case, data, steady=None):
     in_axes, batched = draw_batch(data.draw, case, last_first=True)
     check_vmap(sut, case, in_axes, draw_out_axes(data.draw, case, last_first=True), batched)
 
 
-def _jit(sut, reference, case, data):
+def _jit(sut, reference, case, data, steady=None):
     check_jit(sut, case)
 
 
-def _hessian(sut, reference, case, data):
+def _hessian(sut, reference, case, data, steady=None):
     weights = data.draw(directions(output_shapes_of(case), ramp=True), label="loss weights")
-    p, q = (data.draw(directions(input_shapes_of(case), ramp=True), label=name)
-            for name in "pq")
+    p, q = (_along(case, data, steady, name) for name in "pq")
     p_h_q, _ = wrappers.hessian_sides(case.program)
     exp = case_experiment(case, p_h_q, "<p, H q>, H q = jvp(grad(loss), x, q)[1]",
                           inputs=inputs_of(case, p=p, q=q), constants=wrappers.named("w", weights))
@@ -106,7 +116,7 @@ def _hessian(sut, reference, case, data):
 WRAPPING = ("jit_closure", "custom_jvp", "custom_vjp", "checkpoint")
 
 
-def _grad_again(sut, reference, case, data):
+def _grad_again(sut, reference, case, data, steady=None):
     """A program that holds a construct of `WRAPPING`: one gradient function of it at two
     input sets, each against its own (others skip it, drawing nothing, so the examples of
     the rest stay as they were).  The sets are the vmap mode's first two batch
@@ -155,9 +165,14 @@ def test_each_operand_rank_combination_under_every_mode(sut, reference, vocabula
     for ranks, regime in builds(op):
         size = data.draw(st.integers(2, 3), label="batch size")
         case = data.draw(cell_cases(op, ranks, variants=size, regime=regime),
-                         label=" ".join(map(str, (op, ranks, *regime.values()))))
+                         label=" ".join(map(str, (op, ranks, regime or ""))))
         for check in checks:
             check(sut, reference, case, data)
+    for special in specials(op):
+        size = data.draw(st.integers(2, 3), label="batch size")
+        case = data.draw(special_cases(op, special, variants=size), label=f"{op} at {special.name}")
+        for check in checks:
+            check(sut, reference, case, data, steady=special.steady)
 
 
 @settings(max_examples=CONSTRUCT_EXAMPLES)

@@ -36,8 +36,9 @@ class Scope:
     * `chain`: each equation's first operand is the latest variable
       (`program.programs(chain=True)`);
     * `focus`: operand ranks (`operands.operand_ranks`) every equation must
-      have, or None, and `regime` the parameters it must have (`{}`: any):
-      `cell_cases.cell_cases` builds one cell in one regime this way;
+      have, or None, and `regime` the `operands.Regime` its operands' shapes and
+      parameters must be in (None: any): `cell_cases.cell_cases` builds one cell
+      in one regime this way;
     * `meets`: None, or two sets of variable names: every equation must then
       read a variable of each, and be an operation, whose builder asks `fits`
       (`constructs.build_scan` opens a step with its carry meeting its row);
@@ -55,7 +56,7 @@ class Scope:
         self.prefix = prefix
         self.chain = chain
         self.focus = focus
-        self.regime = dict(regime or {})
+        self.regime = regime
         self.meets: tuple[frozenset[str], frozenset[str]] | None = None
         self.only: str | None = None
         self.used: set[str] = set()
@@ -165,12 +166,13 @@ class Scope:
 
     def fits(self, spec, args: Sequence, params: dict) -> bool:
         """True where the operands have the scope's `focus` ranks (if it has one) and
-        the parameters have its `regime`, they meet as `meets` asks (if it does), and
+        they are in its `regime` (if it has one), they meet as `meets` asks (if it does), and
         every result is finite, within VALUE_CAP and of a small shape.  Every operand
         builder asks this of each option it considers, so a focus steers them all."""
         if self.focus is not None and operand_ranks(spec.name, args) != self.focus:
             return False
-        if any(params.get(name) != value for name, value in self.regime.items()):
+        if self.regime is not None and not self.regime.admits(
+                tuple(getattr(a, "shape", ()) for a in args), params):
             return False
         if self.meets is not None:
             read = {a.name for a in args if isinstance(a, Var)}

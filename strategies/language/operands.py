@@ -129,9 +129,91 @@ def _contracts(a: str, b: str) -> bool:
 
 # How `cell_cases` shapes a cell's operands: suffixes of one base shape, so every
 # pair broadcasts; square, where a dim of one operand contracts with one of the
-# other; or apart, each drawn alone, where they share no dim (`convolve`'s vectors,
-# of any two lengths).
-SUFFIXES, SQUARE, APART = "suffixes", "square", "apart"
+# other; apart, each drawn alone, where they share no dim (`convolve`'s vectors,
+# of any two lengths); or inside, the second of the first's rank and shorter along
+# some axes (an update written into a bigger operand, at a start index past 0).
+SUFFIXES, SQUARE, APART, INSIDE = "suffixes", "square", "apart", "inside"
+
+
+@dataclass(frozen=True)
+class Regime:
+    """Parameters (and operand shapes) that choose one of an operation's formulas or
+    positions: `correlate`'s middle for 'same', an update written past the start, a
+    diagonal above the main one.  A rule wrong in one regime shows only in an
+    example that is in it, so `cell_cases` builds every regime of a row in each of
+    its examples, and the coverage report counts each (`coverage.py`).
+
+    * ``admits(shapes, params)``: the operands' shapes (a literal's is ()) and the
+      parameters are in the regime;
+    * ``at(ranks)``: the operand ranks (`operand_ranks`) at which it exists (a
+      tuple of axes needs two axes).
+    """
+
+    name: str
+    admits: Callable[[tuple, dict], bool]
+    at: Callable[[tuple[str, ...]], bool] = lambda ranks: True
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _rank_at_least(n: int) -> Callable[[tuple[str, ...]], bool]:
+    return lambda ranks: int(ranks[0]) >= n
+
+
+def _param(name: str, test: Callable) -> Callable[[tuple, dict], bool]:
+    return lambda shapes, params: test(params[name])
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _axis(shapes, axis) -> int:
+    """The length of the operand along `axis` (None: its size)."""
+    shape = shapes[0]
+    return int(np.prod(shape, dtype=int)) if axis is None else shape[axis]
+
+
+def _axis_kind(axis) -> str:
+    """None, "front" (an int from 0), "back" (a negative int) or "several" (a tuple)."""
+    if axis is None:
+        return "None"
+    if isinstance(axis, tuple):
+        return "several"
+    return "front" if axis >= 0 else "back"
+
+
+def _axis_regime(name: str, kind: str, kept: str | None, keeps: bool, rank: int) -> Regime:
+    """Axes of `kind` (`_axis_kind`), and the keepdims parameter `kept` (if any) `keeps`."""
+    def admits(shapes, params):
+        return _axis_kind(params["axis"]) == kind and (kept is None or params[kept] is keeps)
+    return Regime(name + (", kept" if kept and keeps else ""), admits, _rank_at_least(rank))
+
+
+def axis_regimes(*, tuples=False, kept=None) -> tuple[Regime, ...]:
+    """An axis parameter's regimes: every axis (None), one axis counted from the
+    front, one counted from the back (a negative axis), and, with `tuples`, several;
+    with `kept` (the name of a keepdims parameter), the one axis and the several kept
+    and the others not, so that each example meets keepdims both ways."""
+    regimes = (_axis_regime("every axis", "None", kept, False, 0),
+               _axis_regime("an axis", "front", kept, True, 1),
+               _axis_regime("a negative axis", "back", kept, False, 1))
+    return regimes + ((_axis_regime("a tuple of axes", "several", kept, True, 2),)
+                      if tuples else ())
+
+
+def signed_regimes(name: str, what: str) -> tuple[Regime, ...]:
+    """An offset's regimes: 0, above it, below it (`what`: what the offset counts)."""
+    return (Regime(f"{name} = 0", _param(name, lambda k: k == 0)),
+            Regime(f"{name} > 0 ({what} above)", _param(name, lambda k: k > 0)),
+            Regime(f"{name} < 0 ({what} below)", _param(name, lambda k: k < 0)))
+
+
+def start_regimes(starts: Callable[[tuple, dict], tuple]) -> tuple[Regime, ...]:
+    """A window's regimes: at the operand's start, and past it along some axis."""
+    return (Regime("at the start", lambda s, p: not any(starts(s, p))),
+            Regime("past the start", lambda s, p: any(starts(s, p))))
 
 
 @dataclass(frozen=True)
@@ -143,17 +225,17 @@ class Builder:
     * ``ranks``: the operand-rank combinations (`operand_ranks`) it may draw; each
       is a cell of every operation it builds for (`coverage.allowed`), so a cell
       the generator never reaches shows up as a zero instead of being absent.
-    * ``regimes``: the parameters that choose between an operation's formulas.  A
-      bug in one formula (correlate's middle for 'same') shows only where it is
-      used, so `cell_cases` builds a cell once per regime as once per rank
-      combination; `({},)`, no parameter fixed, for most builders.
+    * ``regimes``: the `Regime`s its parameters choose between.  A bug in one
+      formula (correlate's middle for 'same') shows only where it is used, so
+      `cell_cases` builds each regime in every example of the row, as each rank
+      combination; `()` for a builder whose parameters choose no formula.
     * ``shapes``: how `cell_cases` shapes a cell's operands (`SUFFIXES`, `SQUARE`,
-      `APART`).
+      `APART`, `INSIDE`).
     """
 
     draw_operands: Callable
     ranks: tuple[tuple[str, ...], ...]
-    regimes: tuple[dict, ...] = ({},)
+    regimes: tuple[Regime, ...] = ()
     shapes: str = SUFFIXES
 
     def __call__(self, draw, scope, spec):
@@ -208,7 +290,14 @@ def broadcasting_pair(draw, scope, spec):
     return None if pair is None else (pair, {})
 
 
-@builder(each(RANKS))
+# x ** n's formulas: a constant, the identity, a power, a quotient (a pole at 0).
+POWER_REGIMES = (Regime("n = 0", _param("n", lambda n: n == 0)),
+                 Regime("n = 1", _param("n", lambda n: n == 1)),
+                 Regime("n > 1", _param("n", lambda n: n > 1)),
+                 Regime("n < 0", _param("n", lambda n: n < 0)))
+
+
+@builder(each(RANKS), regimes=POWER_REGIMES)
 def integer_power(draw, scope, spec):
     options = [(x, n) for x in scope.firsts for n in EXPONENTS]
 
@@ -256,7 +345,7 @@ def _sum_axes(shape):
     return [{"axis": axis} for axis in axes]
 
 
-@builder(each(RANKS))
+@builder(each(RANKS), regimes=axis_regimes(tuples=True))
 def sum_axes(draw, scope, spec):
     return _with_params(draw, scope, spec, _sum_axes)
 
@@ -267,7 +356,7 @@ def _reduction_axes(shape):
             for keepdims in (False, True)]
 
 
-@builder(each(RANKS))
+@builder(each(RANKS), regimes=axis_regimes(tuples=True, kept="keepdims"))
 def reduction_axes(draw, scope, spec):
     """NumPy's `axis` (None, an int, a negative int, a tuple) and `keepdims`."""
     return _with_params(draw, scope, spec, _reduction_axes)
@@ -279,7 +368,7 @@ def _one_axis(shape):
     return [{"axis": axis} for axis in [None, *range(rank)] + ([-1] if rank else [])]
 
 
-@builder(each(RANKS))
+@builder(each(RANKS), regimes=axis_regimes())
 def one_axis(draw, scope, spec):
     """An `axis` of one operand: None (cumsum: the flattened operand; flip: every
     axis), an int, -1."""
@@ -293,7 +382,9 @@ def _axis_pairs(shape):
     return [{"axis1": a, "axis2": b} for a, b in pairs + ([(0, -1)] if rank > 1 else [])]
 
 
-@builder(each(RANKS[2:]))
+@builder(each(RANKS[2:]), regimes=(
+    Regime("both axes from the front", lambda s, p: p["axis1"] >= 0 and p["axis2"] >= 0),
+    Regime("a negative axis", lambda s, p: p["axis1"] < 0 or p["axis2"] < 0)))
 def axis_pair(draw, scope, spec):
     """Two axes of one operand (of rank 2 at least), one of them negative at times."""
     return _with_params(draw, scope, spec, _axis_pairs)
@@ -305,7 +396,9 @@ def _permutations(shape):
     return [{"axes": None}] + [{"axes": p} for p in perms if p != tuple(range(len(shape)))]
 
 
-@builder(each(RANKS))
+@builder(each(RANKS), regimes=(
+    Regime("axes None (all reversed)", _param("axes", lambda axes: axes is None)),
+    Regime("a permutation", _param("axes", lambda axes: axes is not None), _rank_at_least(2))))
 def permutation(draw, scope, spec):
     return _with_params(draw, scope, spec, _permutations)
 
@@ -354,7 +447,9 @@ def _new_axes(shape):
     return [{"axis": a} for a in range(-rank - 1, rank + 1)] if rank < MAX_RANK else []
 
 
-@builder(each(RANKS[:-1]))
+@builder(each(RANKS[:-1]), regimes=(
+    Regime("an axis from the front", _param("axis", lambda a: a >= 0)),
+    Regime("a negative axis", _param("axis", lambda a: a < 0))))
 def new_axis(draw, scope, spec):
     return _with_params(draw, scope, spec, _new_axes)
 
@@ -429,7 +524,7 @@ def where_operands(draw, scope, spec):
     return None if branch is None else ((*predicate, *branch), {"cmp": cmp})
 
 
-@builder(each(RANKS[1:]))
+@builder(each(RANKS[1:]), regimes=axis_regimes()[1:])
 def concatenable(draw, scope, spec):
     """`concatenate([x, y...], axis)`: partners equal to x in shape but along `axis`.
 
@@ -455,13 +550,14 @@ def _same_but_along(a, b, axis):
     return len(a) == len(b) and all(m == n for i, (m, n) in enumerate(zip(a, b)) if i != axis)
 
 
-def _one_operand(choices, ranks) -> Builder:
-    """A builder of one variable, of `ranks`, and a parameter dict from `choices(shape)`."""
+def _one_operand(choices, ranks, regimes=()) -> Builder:
+    """A builder of one variable, of `ranks`, and a parameter dict from `choices(shape)`,
+    whose parameters choose between `regimes`."""
     def build(draw, scope, spec):
         return _with_params(draw, scope, spec, choices)
     build.__name__ = choices.__name__.lstrip("_")
     build.__doc__ = choices.__doc__
-    return Builder(build, ranks)
+    return Builder(build, ranks, regimes)
 
 
 def _axes_and_none(rank):
@@ -481,7 +577,51 @@ def _rolls(shape):
     """roll's `shift` (forward and back, past half the axis at times) and `axis`
     (None: the flattened operand)."""
     return [{"shift": shift, "axis": axis} for axis in _axes_and_none(len(shape))
-            for shift in (1, -2)]
+            for shift in SHIFTS]
+
+
+# roll's shifts: forward, back past half an axis of 3 (a whole turn of an axis of 2),
+# back by one.
+SHIFTS = (1, -2, -1)
+
+
+def _shifted(forward: bool) -> Callable[[tuple, dict], bool]:
+    """The shift runs forward (or back) and moves the elements (not a whole turn)."""
+    return lambda s, p: (p["shift"] > 0) == forward and p["shift"] % max(_axis(s, p["axis"]), 1)
+
+
+# roll's regimes: each way, flattened or along an axis counted from either end.
+ROLL_REGIMES = (
+    Regime("forward, flattened", lambda s, p: p["axis"] is None and _shifted(True)(s, p),
+           _rank_at_least(1)),
+    Regime("back, along an axis",
+           lambda s, p: _is_int(p["axis"]) and p["axis"] >= 0 and _shifted(False)(s, p),
+           _rank_at_least(1)),
+    Regime("forward, along a negative axis",
+           lambda s, p: _is_int(p["axis"]) and p["axis"] < 0 and _shifted(True)(s, p),
+           _rank_at_least(1)),
+    Regime("back, flattened", lambda s, p: p["axis"] is None and _shifted(False)(s, p),
+           _rank_at_least(1)))
+
+
+# tile's regimes: reps an int, a tuple shorter than the operand's rank (padded with
+# 1s in front), or as long or longer (the operand's shape padded with 1s in front).
+TILE_REGIMES = (
+    Regime("reps an int", _param("reps", _is_int)),
+    Regime("reps shorter than the rank",
+           lambda s, p: isinstance(p["reps"], tuple) and len(p["reps"]) < len(s[0]),
+           _rank_at_least(3)),
+    Regime("reps as long as the rank or longer",
+           lambda s, p: isinstance(p["reps"], tuple) and len(p["reps"]) >= len(s[0])))
+
+# pad's regimes: one width everywhere, one (before, after) pair for every axis, a
+# pair per axis.
+PAD_REGIMES = (
+    Regime("one width", _param("pad_width", _is_int)),
+    Regime("one pair for every axis", _param("pad_width", lambda w: w == ((1, 0),)),
+           _rank_at_least(2)),
+    Regime("a pair per axis",
+           _param("pad_width", lambda w: isinstance(w, tuple) and w != ((1, 0),))))
 
 
 @cache
@@ -518,7 +658,8 @@ def _windows(shape):
             for w in sorted(windows)]
 
 
-@builder(twins(RANKS[1:]))
+@builder(twins(RANKS[1:]), regimes=start_regimes(lambda s, p: p["start_indices"]),
+         shapes=INSIDE)
 def update_windows(draw, scope, spec):
     """`dynamic_update_slice(x, u, start_indices)`: u of x's rank and nowhere longer,
     written at x's start or against its end."""
@@ -560,19 +701,28 @@ def _deviation_axes(shape):
     return _reduction_axes(shape) if shape else []
 
 
-deviation_axes = _one_operand(_deviation_axes, each(RANKS[1:]))
+deviation_axes = _one_operand(_deviation_axes, each(RANKS[1:]),
+                              axis_regimes(tuples=True, kept="keepdims"))
+# squeeze's axes name size-1 axes, which a cell's shapes (dims 2 and 3) have none of:
+# its one formula there is the identity, so no regimes.
 squeeze_axes = _one_operand(_squeeze_axes, each(RANKS))
-rolls = _one_operand(_rolls, each(RANKS))
-tilings = _one_operand(_tilings, each(RANKS))
-repeats = _one_operand(_repeats, each(RANKS))
-pad_widths = _one_operand(_pad_widths, each(RANKS[1:]))
-difference_axes = _one_operand(_difference_axes, each(RANKS[1:]))
-triangle_offsets = _one_operand(_triangle_offsets, each(RANKS[2:]))
-diagonal_offsets = _one_operand(_diagonal_offsets, each(RANKS[2:]))
-windows = _one_operand(_windows, each(RANKS[1:]))
+rolls = _one_operand(_rolls, each(RANKS), ROLL_REGIMES)
+tilings = _one_operand(_tilings, each(RANKS), TILE_REGIMES)
+repeats = _one_operand(_repeats, each(RANKS), axis_regimes())
+pad_widths = _one_operand(_pad_widths, each(RANKS[1:]), PAD_REGIMES)
+difference_axes = _one_operand(_difference_axes, each(RANKS[1:]), axis_regimes()[1:])
+triangle_offsets = _one_operand(_triangle_offsets, each(RANKS[2:]),
+                                signed_regimes("k", "the diagonal"))
+diagonal_offsets = _one_operand(_diagonal_offsets, each(RANKS[2:]),
+                                signed_regimes("offset", "the diagonal"))
+windows = _one_operand(_windows, each(RANKS[1:]),
+                       start_regimes(lambda s, p: p["start_indices"]))
 
 
-@builder(each(RANKS[:-1]))
+@builder(each(RANKS[:-1]), regimes=(
+    Regime("axis 0", _param("axis", lambda a: a == 0)),
+    Regime("axis after the last", lambda s, p: p["axis"] == len(s[0]) > 0, _rank_at_least(1)),
+    Regime("a negative axis", _param("axis", lambda a: a < 0))))
 def stackable(draw, scope, spec):
     """`stack([x, y...], axis)`: partners of x's shape, axis first, last or -1."""
     options = [(x, axis) for x in scope.firsts for axis in (0, len(x.shape), -1)]
@@ -605,7 +755,10 @@ def _quarter_turns(shape):
     return [{"k": k} for k in (1, 2, 3, -1)] if len(shape) >= 2 else []
 
 
-quarter_turns = _one_operand(_quarter_turns, each(RANKS[2:]))
+quarter_turns = _one_operand(_quarter_turns, each(RANKS[2:]), tuple(
+    Regime(name, _param("k", lambda k, turns=turns: k == turns))
+    for name, turns in (("one turn", 1), ("two turns", 2), ("three turns", 3),
+                        ("one turn back", -1))))
 
 
 def inner_shape(a, b):
@@ -637,7 +790,7 @@ def twin_pair(draw, scope, spec):
     return None if pair is None else (pair, {})
 
 
-@builder(twins(RANKS))
+@builder(twins(RANKS), regimes=axis_regimes())
 def weighted(draw, scope, spec):
     """`average(x, axis, weights=w)`: w of x's shape, the weights' sum over `axis` kept
     from 0 by the operation's domain."""
@@ -646,7 +799,7 @@ def weighted(draw, scope, spec):
     return pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
 
 
-@builder(twins(RANKS[1:]))
+@builder(twins(RANKS[1:]), regimes=axis_regimes()[1:])
 def argmax_pair(draw, scope, spec):
     """`take_along_axis(x, argmax(y, axis, keepdims=True), axis)`: y of x's shape (x
     itself at times: its max), an axis with elements (-1 at times)."""
@@ -656,7 +809,10 @@ def argmax_pair(draw, scope, spec):
     return pick(draw, options, lambda o: _in_domain(scope, spec, *o) and scope.fits(spec, *o))
 
 
-@builder(pairs(RANKS), shapes=SQUARE)
+@builder(pairs(RANKS), shapes=SQUARE, regimes=(
+    Regime("no axes (an outer product)", _param("axes", lambda n: n == 0)),
+    Regime("one axis", _param("axes", lambda n: n == 1), lambda r: min(map(int, r)) >= 1),
+    Regime("two axes", _param("axes", lambda n: n == 2), lambda r: min(map(int, r)) >= 2)))
 def tensordot_pair(draw, scope, spec):
     """`tensordot(x, y, axes)`: x's last `axes` axes (0, 1 or 2) of y's first's sizes."""
     options = [((x, y), {"axes": n}) for x in scope.firsts for y in scope.vars
@@ -718,7 +874,7 @@ def _taking(shape):
     return [None, *range(len(shape))] + ([-1] if shape else [])
 
 
-@builder(each(RANKS))
+@builder(each(RANKS), regimes=axis_regimes())
 def take_indices(draw, scope, spec):
     """`take(x, indices, axis)`: a vector of 1 to MAX_TAKEN indices into x's `axis`
     (None: the flattened x), repeats allowed (a gather's transpose adds them)."""
@@ -756,13 +912,29 @@ def _quantile_axes(shape):
     return [{"q": q, **params} for params in _median_axes(shape) for q in QUANTILES]
 
 
-@builder(each(RANKS))
+@builder(each(RANKS), regimes=axis_regimes(kept="keepdims"))
 def median_axes(draw, scope, spec):
     """`median(x, axis, keepdims)`: None, an int or -1, each with elements."""
     return _with_params(draw, scope, spec, _median_axes)
 
 
-@builder(each(RANKS))
+def _at_sample(shapes, params) -> bool:
+    """q falls on a sample point of its axis (its position q (n - 1) is an integer)."""
+    position = params["q"] * (_axis(shapes, params["axis"]) - 1)
+    return abs(position - round(position)) < 1e-9
+
+
+# quantile's regimes: q on a sample point (the derivative picks one element) or
+# between two (it splits between them), each with a kind of axis.
+QUANTILE_REGIMES = tuple(
+    Regime(f"{axes.name}, q {'at a sample point' if at else 'between two'}",
+           lambda s, p, axes=axes, at=at: axes.admits(s, p) and _at_sample(s, p) == at,
+           axes.at if at else _rank_at_least(1))
+    for axes, at in zip(axis_regimes(kept="keepdims") * 2, (True, False, True, False, True, False))
+)[:4]
+
+
+@builder(each(RANKS), regimes=QUANTILE_REGIMES)
 def quantile_axes(draw, scope, spec):
     """`quantile(x, q, axis, keepdims)`: q one of QUANTILES, axes as `median_axes`."""
     return _with_params(draw, scope, spec, _quantile_axes)
@@ -773,8 +945,8 @@ def quantile_axes(draw, scope, spec):
 CONVOLUTION_MODES = ("full", "same", "valid")
 
 
-@builder((("1", "1"),), regimes=tuple({"mode": mode} for mode in CONVOLUTION_MODES),
-         shapes=APART)
+@builder((("1", "1"),), regimes=tuple(Regime(mode, _param("mode", lambda m, mode=mode: m == mode))
+                                      for mode in CONVOLUTION_MODES), shapes=APART)
 def convolution_pair(draw, scope, spec):
     """`convolve(x, y, mode)` and `correlate`'s: two vectors (not empty), any lengths,
     any mode."""

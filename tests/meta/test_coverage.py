@@ -14,7 +14,7 @@ from oracles.experiment import case_experiment
 from strategies import cell_cases, coverage, wrappers
 from strategies.cases import inputs_of
 from strategies.language.ir import Eqn, Var, all_eqns
-from strategies.language.operands import operand_ranks
+from strategies.language.operands import Regime, operand_ranks
 from strategies.language.opspec import OPS
 from strategies.program import Program, ProgramCase, programs
 
@@ -117,13 +117,51 @@ def _built(op: str, examples: int = 10) -> list[tuple[tuple, dict, Eqn]]:
     return built
 
 
-@pytest.mark.parametrize("op", [op for op in OPS if cell_cases.regimes(op) != ({},)])
+def _shapes(eqn: Eqn) -> tuple:
+    return tuple(getattr(a, "shape", ()) for a in eqn.args)
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if cell_cases.regimes(op)])
 def test_each_cell_is_built_in_each_regime(op):
-    """A bug in one of an operation's formulas (correlate's middle for 'same') shows
-    only in an example that uses it."""
-    wrong = [(regime, eqn.params) for _, regime, eqn in _built(op)
-             if dict(eqn.params) | regime != dict(eqn.params)]
-    assert not wrong, f"{op}: cells without their regime's parameters: {wrong}"
+    """A bug in one of an operation's formulas (correlate's middle for 'same') or
+    positions (an update written past the start) shows only in an example that
+    uses it: each example of the row builds every regime."""
+    wrong = [(str(regime), eqn.params) for _, regime, eqn in _built(op)
+             if regime is not None and not regime.admits(_shapes(eqn), eqn.kwargs)]
+    assert not wrong, f"{op}: cells outside their regime: {wrong}"
+    built = {regime for _, regime, _ in _built(op, examples=1)}
+    assert set(cell_cases.regimes(op)) <= built, f"{op}: regimes no cell builds"
+
+
+# tests/test_cells.py's examples of a row in `ci` (its EXAMPLES under that profile),
+# and the coverage report's bar: each cell reached 3 times.
+CI_EXAMPLES = 3
+
+
+@pytest.mark.parametrize("op", [op for op in OPS
+                                if cell_cases.regimes(op) or cell_cases.specials(op)])
+def test_each_regime_and_special_point_is_reached_three_times_in_ci(op):
+    """The row's `ci` examples, counted as the coverage report counts them (distinct
+    inputs; `coverage.regime_cells`, `coverage.special_cells`), reach each regime of
+    the operation's builder and each special point of its rule 3 times at least."""
+    recorder = coverage.Recorder()
+
+    @settings(max_examples=CI_EXAMPLES, derandomize=True, database=None, deadline=None)
+    @given(data=st.data())
+    def build(data):
+        for ranks, regime in cell_cases.builds(op):
+            case = data.draw(cell_cases.cell_cases(op, ranks, regime=regime))
+            recorder.note(case.program, "f", case.args)
+        for special in cell_cases.specials(op):
+            case = data.draw(cell_cases.special_cases(op, special))
+            recorder.note(case.program, "f", case.args)
+
+    build()
+    reached = recorder.by_property[""]
+    wanted = {("regime", op, regime.name, "value") for regime in cell_cases.regimes(op)}
+    wanted |= {("special", op, point.name, "value") for point in cell_cases.specials(op)}
+    thin = {cell: reached[cell] for cell in wanted if reached[cell] < CI_EXAMPLES}
+    assert not thin, f"{op}: reached fewer than {CI_EXAMPLES} times: {thin}"
 
 
 def _arrays(ranks) -> int:
@@ -142,8 +180,9 @@ def test_a_cell_of_two_arrays_reads_both(op):
 
 
 @pytest.mark.parametrize("ranks, regime, message", [
-    (("1", "1"), {"mode": "middle"}, "no regime"),
-    (("2", "1"), {}, "no operands of ranks"),
+    (("1", "1"), Regime("middle", lambda shapes, params: params["mode"] == "middle"),
+     "no regime"),
+    (("2", "1"), None, "no operands of ranks"),
 ])
 def test_a_cell_an_operation_has_not_is_an_error(ranks, regime, message):
     @settings(max_examples=1, database=None)
