@@ -2,7 +2,9 @@
 
 * adding arrays whose shapes do not broadcast ((2, 3) and (4,)), eagerly or
   under jit, grad, vmap, jvp or vjp;
-* `grad` of a function whose output is not a scalar;
+* `grad` of a function whose output is not a scalar (an SUT that declares
+  `grad_nonscalar_sum` is held to the gradient of the output's sum there:
+  `strategies/language/conventions.py`, `STAGING`);
 * a tracer leaked from a transformation (appended to a Python list inside
   `jvp`, `grad`, `jit`, `vjp` or `vmap`) and used after it returned.
 
@@ -21,7 +23,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oracles.experiment import case_experiment
-from oracles.verify import verify_raises, verify_returns
+from oracles.reference import referee
+from oracles.tolerance import EXACT
+from oracles.verify import verify_agrees, verify_raises, verify_returns
 from strategies.error_cases import (
     grad_of_non_scalar_source,
     leak_cases,
@@ -32,6 +36,7 @@ from strategies.error_cases import (
     supported,
     traced,
 )
+from strategies.language.conventions import STAGING
 from strategies.program import ProgramCase
 from strategies.wrappers import Wrapper
 
@@ -65,10 +70,14 @@ def test_shape_mismatch_raises(sut, vocabulary, data):
 
 # ----------------------------------------------------------------------------- grad
 
+SUMS = STAGING["grad_nonscalar_sum"]
+
+
 @pytest.mark.needs("grad")
 @given(data=st.data())
-def test_grad_of_a_non_scalar_output_raises(sut, vocabulary, data):
-    """grad of a function whose output is not a scalar raises, eagerly or under jit."""
+def test_grad_of_a_non_scalar_output_raises(sut, reference, vocabulary, data):
+    """grad of a function whose output is not a scalar raises, eagerly or under jit;
+    an SUT that declares `grad_nonscalar_sum` returns grad of the output's sum instead."""
     drawn = data.draw(non_scalar_cases(vocabulary), label="drawn")
     case, argnums = drawn
     outer = data.draw(supported(sut, ("eager", "jit")), label="around grad")
@@ -76,12 +85,16 @@ def test_grad_of_a_non_scalar_output_raises(sut, vocabulary, data):
     shape = case.program.outputs[0].shape
     source = grad_of_non_scalar_source(case.program, argnums, outer)
     title = "grad" if outer == "eager" else "jit(grad)"
-    verify_returns(sut, case_experiment(case, Wrapper(source, f"control({xs})"),
-                                        f"{title}(sum of f)"),
-                   "the sum of f's output is a scalar")
-    verify_raises(sut, case_experiment(case, Wrapper(source, f"check({xs})"),
-                                       f"{title}(f), f of shape {shape}"),
-                  f"grad of f, whose output has shape {shape}, not ()")
+    control = case_experiment(case, Wrapper(source, f"control({xs})"), f"{title}(sum of f)")
+    check = case_experiment(case, Wrapper(source, f"check({xs})"),
+                            f"{title}(f), f of shape {shape}")
+    if not sut.supports(SUMS.feature):
+        verify_agrees(sut, check, control.call,
+                      f"{control.title} (declared: {SUMS.feature}) on {sut.name}", EXACT,
+                      referee(reference, control, EXACT))
+        return
+    verify_returns(sut, control, "the sum of f's output is a scalar")
+    verify_raises(sut, check, f"grad of f, whose output has shape {shape}, not ()")
 
 
 # ----------------------------------------------------------------------------- leaks

@@ -7,7 +7,16 @@ loop unrolled; `strategies/python_control.py`) and with the reference.
 `vmap` may branch on a value that is not batched.  `jit` must refuse to
 branch on a traced value: raising is right, silently following one branch
 is wrong (`tests/meta/test_broken_suts.py` shows a jit that does).
+
+Two systems' conventions differ from JAX's here by design, and an SUT
+declares them (`strategies/language/conventions.py`, `STAGING`): a `jit`
+that stages a Python `if` as a conditional (`jit_stages_control_flow`,
+TensorFlow's AutoGraph) must then take the branch each call's inputs
+select, and a `vmap` that traces its function as a graph
+(`vmap_stages_function`) must then raise on the `if`, never return.
 """
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -31,6 +40,7 @@ from strategies.control_cases import (
     vjp_control_cases,
     vmap_control_cases,
 )
+from strategies.language.conventions import STAGING
 from strategies.python_control import render, run
 
 
@@ -74,10 +84,14 @@ def test_vjp_follows_python_control_flow(sut, reference, vocabulary, data):
                function=render(case.program))
 
 
+STAGED_VMAP = STAGING["vmap_stages_function"]
+
+
 @pytest.mark.needs("vmap")
 @given(data=st.data())
 def test_vmap_branches_on_an_unbatched_value(sut, reference, vocabulary, data):
-    """vmap of f that branches in Python on an unbatched value equals a loop over the batch."""
+    """vmap of f that branches in Python on an unbatched value equals a loop over the batch;
+    an SUT that declares `vmap_stages_function` raises instead, and f runs eagerly."""
     drawn = data.draw(vmap_control_cases(vocabulary), label="drawn")
     case, in_axes, out_axes, batched = drawn
     exp = _experiment(case, wrappers.vmap(case.program, in_axes, out_axes),
@@ -87,7 +101,15 @@ def test_vmap_branches_on_an_unbatched_value(sut, reference, vocabulary, data):
     by_loop = Expectation(stacked(per_variant, out_axes),
                           f"NumPy float64 on each of {len(case.variants)} batch elements, "
                           f"stacked on axis {out_axes}", EXACT)
-    verify(sut, exp, by_loop, *from_reference(reference, exp))
+    if sut.supports(STAGED_VMAP.feature):
+        verify(sut, exp, by_loop, *from_reference(reference, exp))
+        return
+    eager = _experiment(case, wrappers.value(case.program), "f(x) at the first batch element")
+    verify(sut, eager, Expectation(per_variant[0], "NumPy float64", EXACT))
+    verify_raises(sut, exp, f"{sut.name} declares {STAGED_VMAP.feature}: vmap traces f as a "
+                            "staged graph, so f's Python `if` on an unbatched value must "
+                            "raise; a staged `if` that returns has guessed its branch",
+                  context=by_loop)
 
 
 BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced arguments; "
@@ -95,10 +117,14 @@ BRANCH_ON_TRACER = ("f's Python `if` reads a value computed from jit's traced ar
                     "one branch for every input")
 
 
+STAGED_IF = STAGING["jit_stages_control_flow"]
+
+
 @pytest.mark.needs("jit", "jit_staging")
 @given(data=st.data())
 def test_jit_refuses_a_python_branch_on_a_traced_value(sut, vocabulary, data):
-    """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead."""
+    """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead, or,
+    on an SUT that declares `jit_stages_control_flow`, take the same branches."""
     case = data.draw(control_cases(vocabulary, threshold_parameter=True), label="case")
     c_then, c_else = case.thresholds
     inputs = cases.inputs_of(case) | {"c0": np.asarray(c_then), "c1": np.asarray(c_else)}
@@ -110,7 +136,11 @@ def test_jit_refuses_a_python_branch_on_a_traced_value(sut, vocabulary, data):
     both = eager.source + "\n\n" + jitted.source  # one module: the control vouches for it
     verify(sut, _experiment(case, eager._replace(source=both), "f(x, c0), f(x, c1)",
                             inputs=inputs), expected)
-    verify_raises(sut, _experiment(case, jitted._replace(source=both),
-                                   "g = jit(f); g(x, c0), g(x, c1)", inputs=inputs),
-                  BRANCH_ON_TRACER, context=expected)
+    staged = _experiment(case, jitted._replace(source=both), "g = jit(f); g(x, c0), g(x, c1)",
+                         inputs=inputs)
+    if sut.supports(STAGED_IF.feature):
+        verify_raises(sut, staged, BRANCH_ON_TRACER, context=expected)
+    else:  # the `if` staged as a conditional takes the branch each call selects
+        verify(sut, staged, replace(expected, origin=f"{expected.origin}, as {sut.name} "
+                                                     f"declares {STAGED_IF.feature}"))
 
