@@ -52,7 +52,14 @@ def plural(count: int, word: str, words: str = "") -> str:
 
 @dataclass(frozen=True)
 class System:
-    """A column's SUT, as its description names it."""
+    """A column's SUT, as its description names it.
+
+    `unsupported` is every feature its run left out; `unmapped`, those of them
+    the SUT does not offer without declaring them (the description's "lacks
+    optional"), which the summary keeps apart from what it declares: a
+    declaration says the system lacks the feature (or does it otherwise, a
+    finding saying why), an unmapped name only that its shim does not offer it
+    yet."""
 
     description: str
     name: str
@@ -60,12 +67,19 @@ class System:
     unsupported: tuple[str, ...]
     accuracy: str = ""
     note: str = ""  # what the column lacks: "shards 3, 4 of 4 missing"
+    unmapped: tuple[str, ...] = ()
 
     @property
     def declarations(self) -> str:
         """What it declares, for the summary: 'while_loop; exp to 1e-06 only'."""
         accuracy = f"{self.accuracy} only" if self.accuracy else ""
-        return "; ".join(filter(None, [", ".join(self.unsupported), accuracy])) or "nothing"
+        declared = [f for f in self.unsupported if f not in self.unmapped]
+        return "; ".join(filter(None, [", ".join(declared), accuracy])) or "nothing"
+
+    @property
+    def not_mapped(self) -> str:
+        """What it leaves unmapped, for the summary: 'cbrt, nanmean', or 'none'."""
+        return ", ".join(self.unmapped) or "none"
 
     @property
     def short_version(self) -> str:
@@ -88,11 +102,11 @@ def system(description: str) -> System:
         return System(description, description, "", ())
     listed = match["unsupported"] or "nothing"
     unsupported = () if listed == "nothing" else tuple(listed.split(", "))
-    unsupported += tuple(match["lacking"].split(", ")) if match["lacking"] else ()
+    unmapped = tuple(match["lacking"].split(", ")) if match["lacking"] else ()
     accuracy = ", ".join(item.replace(" ", " to ", 1)
                          for item in filter(None, (match["accuracy"] or "").split(", ")))
-    return System(description, match["name"], match["version"] or "", unsupported, accuracy,
-                  match["note"] or "")
+    return System(description, match["name"], match["version"] or "", unsupported + unmapped,
+                  accuracy, match["note"] or "", unmapped)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,13 @@ COLOURS = {"passed": "#d8f0d8", "failed": "#f6c6c6", "skipped": "#eeeeee", "cras
 DIFFER = "Where the systems differ"
 LEGEND = ("*known*: each failure in the cell shows a finding of the findings; "
           "*unclassified*: one shows none, so it needs a look.")
+# What the summary's last two columns mean: a reader must tell a feature the system
+# lacks from one its shim has not mapped yet (tests/meta/test_declarations_true.py
+# holds the shipped shims' declarations true on their systems).
+DECLARES = ("*declares*: what the system lacks, or does another way with a finding saying why, "
+            "as its shim declares it, so the properties that need it are skipped; "
+            "*not mapped*: optional names of the contract its shim does not offer, "
+            "which the system may have.")
 
 
 def slug(sut: str) -> str:
@@ -105,19 +112,19 @@ def _summary_head(matrix: Matrix) -> tuple[list[str], list[str]]:
     """The summary's counted columns (outcomes, then kinds of failure), and all its columns."""
     counted = [*matrix.shown_outcomes(), *(KINDS if matrix.classified else ())]
     shown = ["findings shown"] if matrix.classified else []
-    return counted, ["system", *counted, *shown, "declares"]
+    return counted, ["system", *counted, *shown, "declares", "not mapped"]
 
 
 def _md_summary(matrix: Matrix, document: str) -> list[str]:
     counted, head = _summary_head(matrix)
-    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 3) + "---|---|"]
     for i, s in enumerate(matrix.systems):
         tally = matrix.tally(i)
         cells = [f"{s.name} {s.version}{s.lacks}".strip(), *(str(tally[c]) for c in counted)]
         if matrix.classified:
             cells.append(", ".join(f"[{f.id}]({f.link(document)})" for f in matrix.findings(i))
                          or "none")
-        cells.append(s.declarations)
+        cells += [s.declarations, s.not_mapped]
         lines.append("| " + " | ".join(_md_escaped(c) for c in cells) + " |")
     return lines
 
@@ -148,7 +155,7 @@ def markdown(columns: dict[str, list[Verdict]], out: Path, profile: str, when: s
              f"Profile `{profile}`, {when}: "
              f"{plural(len(matrix.systems), 'system')}, "
              f"{plural(len(matrix.rows), 'property', 'properties')}.", "", "## Summary", "",
-             *_md_summary(matrix, document), ""]
+             *_md_summary(matrix, document), "", DECLARES, ""]
     if matrix.classified:
         lines += [LEGEND.replace("the findings", f"[the findings]({document})"), ""]
     lines += [f"## {DIFFER}", "", _differ_intro(matrix), ""]
@@ -175,6 +182,7 @@ th small, td small { display: block; color: #555; font-weight: normal; }
 #summary td.count { text-align: right; font-variant-numeric: tabular-nums; }
 #summary td.zero { color: #aaa; }
 #summary th.system small { display: inline; }
+#summary td.list { overflow-wrap: anywhere; }
 table.matrix { width: 100%; table-layout: fixed; }
 table.matrix col.property { width: 30%; }
 table.matrix thead th { position: sticky; top: 0; z-index: 1; }
@@ -260,10 +268,17 @@ def _html_summary(matrix: Matrix, document: str) -> str:
         if matrix.classified:
             cells.append("<td>" + (", ".join(_finding(f, document) for f in matrix.findings(i))
                                    or "none") + "</td>")
-        cells.append(f"<td><small>{e(s.declarations)}</small></td>")
+        cells += [f'<td class="list"><small>{_names(s.declarations)}</small></td>',
+                  f'<td class="list"><small>{_names(s.not_mapped)}</small></td>']
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head_row = "".join(f"<th>{e(h)}</th>" for h in head)
     return f'<table id="summary"><tr>{head_row}</tr>\n' + "\n".join(rows) + "</table>\n"
+
+
+def _names(listed: str) -> str:
+    """Feature names escaped, each free to break after an underscore (a summary
+    column of `shape_polymorphism` and `while_loop_reverse` must stay narrow)."""
+    return html.escape(listed).replace("_", "_<wbr>")
 
 
 def _html_findings(matrix: Matrix, document: str) -> str:
@@ -295,7 +310,9 @@ def page(columns: dict[str, list[Verdict]], out: Path, profile: str, when: str,
          known: Known | None = None, document: str = "") -> str:
     e = html.escape
     matrix = Matrix(columns, known)
-    legend = "" if not matrix.classified else (
+    legend = ("<p><small>" + e(DECLARES).replace("*declares*", "<i>declares</i>")
+              .replace("*not mapped*", "<i>not mapped</i>") + "</small></p>\n")
+    legend += "" if not matrix.classified else (
         "<p><small>" + e(LEGEND).replace("*known*", "<i>known</i>")
         .replace("*unclassified*", "<i>unclassified</i>")
         .replace("the findings", f'<a href="{e(document)}">the findings</a>')

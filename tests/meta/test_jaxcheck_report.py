@@ -45,7 +45,8 @@ Signature (tests.shims.grad_segfaults): `SIGSEGV`
 SYSTEMS = [Sut("refimpl", None, "0.1.0", frozenset({"tie_convention", "while_loop_reverse"})),
            Sut("jax", None, "0.10.2", frozenset({"while_loop_reverse"})),
            Sut("suts.autograd", None, "autograd 1.9.1 (shim: vmap a loop, jit the identity)",
-               frozenset({"jit_staging", "leak_check", "make_jaxpr", "shape_polymorphism"})),
+               frozenset({"jit_staging", "leak_check", "make_jaxpr", "shape_polymorphism"}),
+               inferred=frozenset({"shape_polymorphism"})),
            Sut("suts.torch_func", None, "torch 2.13.0+cpu (torch.func)",
                frozenset({"jit_staging", "leak_check", "make_jaxpr"})),
            Sut("acme_autodiff.experimental_shims.reverse_mode", None,
@@ -313,3 +314,21 @@ def test_a_run_missing_shards_says_so_and_keeps_its_declarations(sut):
     assert (named.name, named.version, set(named.unsupported)) == (
         sut.name, sut.version, set(sut.unsupported))
     assert named.short_version.endswith(" [shards 1, 3, 4 of 4 missing]")
+
+
+def test_the_summary_keeps_what_a_shim_declares_apart_from_what_it_leaves_unmapped(tmp_path):
+    """A reader tells "the system lacks it" (declared) from "the shim has not mapped
+    it" (the description's "lacks optional"), in both twins."""
+    sut = Sut("suts.mine", None, "1.0", frozenset({"leak_check", "cbrt", "nanmean"}),
+              inferred=frozenset({"nanmean"}))
+    named = system(sut.describe())
+    assert (named.declarations, named.not_mapped) == ("cbrt, leak_check", "nanmean")
+    assert set(named.unsupported) == sut.unsupported
+    columns = {sut.describe(): [Verdict(VALUE, "passed", 3)]}
+    markdown = report.markdown(columns, tmp_path, "ci", "run now")
+    assert "| declares | not mapped |" in markdown
+    assert "| cbrt, leak_check | nanmean |" in markdown
+    html = report.page(columns, tmp_path, "ci", "run now")
+    assert ('<td class="list"><small>cbrt, leak_<wbr>check</small></td>'
+            '<td class="list"><small>nanmean</small></td>') in html
+    assert "<i>not mapped</i>: optional names of the contract its shim does not offer" in html
