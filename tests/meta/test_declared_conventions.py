@@ -77,7 +77,7 @@ def test_a_declared_convention_of_a_transformation_is_checked_and_passes(feature
     sut = resolve(f"tests.shims.staging_conventions:{name}")
     assert feature in sut.unsupported
     fixtures = {"sut": sut, "reference": None, "vocabulary": vocabulary_for(sut.unsupported)}
-    test(**{name: fixtures[name] for name in inspect.signature(test).parameters})
+    test(**{param: fixtures[param] for param in inspect.signature(test).parameters})
 
 
 def _conventions_table(heading: str) -> list[list[str]]:
