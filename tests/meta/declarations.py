@@ -26,6 +26,11 @@ shim leaves unmapped (the run header's "lacks optional") must not compute:
 the shim should map it.  Only the verdict is judged, not the value: a
 system that computes an operation wrongly still offers it, and the suite,
 not a declaration, is what should say so.
+
+A declared convention at a kink (`clip_convention`, ...) is checked through
+the shim instead, since the convention is the system's behaviour at a
+point: with the declaration taken away, the contract's row for it
+(`strategies/language/conventions.py`) must fail (`deviation`).
 """
 
 from __future__ import annotations
@@ -40,9 +45,14 @@ from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
+from oracles.conventions import check_convention
 from oracles.sut import resolve
 from strategies.cell_cases import cell_cases, cells
+from strategies.language.conventions import CONVENTIONS
+from strategies.language.inputs import directions
 from strategies.language.opspec import CALL, OPS
 from strategies.language.render import render_function
 
@@ -467,3 +477,49 @@ def shim_parts(system: System) -> tuple[dict[str, str], set[str]]:
     written = reasons(system.path)
     declared = {name: written.get(name, "") for name in sut.unsupported - sut.inferred}
     return declared, set(sut.inferred)
+
+
+# ----------------------------------------------------------------------------- conventions
+
+# Examples tried per row and mode for a deviation from the contract's convention: a
+# row's inputs put every element on its kink or edge or near it, so a system that
+# follows another convention shows it in the first few.
+CONVENTION_EXAMPLES = 30
+
+
+def deviation(shim: str, feature: str) -> str | None:
+    """Where the shim, its declaration of the convention `feature` taken away, departs
+    from the contract's convention (the first row and mode whose check fails, and
+    why), or None: then the declaration is not needed."""
+    sut = resolve(shim)
+    sut = replace(sut, unsupported=sut.unsupported - {feature})
+    for row in (r for r in CONVENTIONS.values() if r.feature == feature):
+        for mode in ("jvp", "vjp"):
+            cases = st.composite(row.inputs)().flatmap(lambda inputs, mode=mode, row=row: (
+                directions([x.shape for x in inputs] if mode == "jvp"
+                           else [y.shape for y in row.value(*inputs)])
+                .map(lambda along, inputs=inputs: (inputs, along))))
+            failures: list[str] = []
+
+            def fails(case, row=row, mode=mode, failures=failures):
+                try:
+                    with np.errstate(all="ignore"):
+                        check_convention(sut, None, row, mode, case[0], case[1], False)
+                except Exception as exc:  # noqa: BLE001 - a mismatch or the SUT raising
+                    failures.append(f"{type(exc).__name__}: {str(exc)[:160]}")
+                    return True
+                return False
+
+            try:
+                find(cases, fails, settings=settings(database=None,
+                                                     max_examples=CONVENTION_EXAMPLES,
+                                                     suppress_health_check=list(HealthCheck)))
+            except NoSuchExample:
+                continue
+            return f"{row.name} under {mode}: {failures[0]}"
+    return None
+
+
+def conventions_declared(declared: dict[str, str]) -> list[str]:
+    """The convention features among `declared`."""
+    return sorted({row.feature for row in CONVENTIONS.values() if row.feature} & set(declared))

@@ -7,8 +7,9 @@ unmapped, is tried on the system itself, without the shim
 (`tests/meta/declarations.py`); where the system computes its value and a
 derivative, the declaration must cite a finding of the system's page that
 says why (a float32 kernel, a missing forward rule, ...), and an unmapped
-operation must be mapped.  Every declaration carries its reason.  A system
-that is not installed is skipped, saying how to install it.
+operation must be mapped.  Every declaration carries its reason, and a
+declared convention is one the system departs from.  A system that is not
+installed is skipped, saying how to install it.
 """
 
 import importlib.util
@@ -41,6 +42,26 @@ def test_each_declaration_is_true_and_each_operation_the_system_computes_is_mapp
     declared, unmapped = declarations.shim_parts(system)
     problems = declarations.judge(system, declared, unmapped)
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.shim)
+def test_each_declared_convention_is_one_the_system_follows(system):
+    """A convention declared (`clip_convention`, ...) is one the system departs from:
+    with the declaration taken away, the conventions property fails on it."""
+    _need(system)
+    declared, _ = declarations.shim_parts(system)
+    needless = [feature for feature in declarations.conventions_declared(declared)
+                if declarations.deviation(system.shim, feature) is None]
+    assert not needless, (f"{system.shim} declares {', '.join(needless)}, but follows the "
+                          "contract's convention there")
+
+
+def test_a_declared_convention_the_system_follows_fails_it():
+    """autograd follows the contract at a tie of maximum (half of each tangent):
+    declaring `tie_convention` is not needed, and the check says so."""
+    _need(AUTOGRAD)
+    assert declarations.deviation("suts.autograd", "tie_convention") is None
+    assert "clip_at_bounds" in (declarations.deviation("suts.autograd", "clip_convention") or "")
 
 
 def test_a_declared_operation_the_system_computes_fails_it():
