@@ -30,7 +30,7 @@ from pathlib import Path
 
 from oracles.names import module_path
 from oracles.sut import features_in
-from strategies.language.conventions import CONVENTIONS
+from strategies.language.conventions import CONVENTIONS, STAGING
 from strategies.language.transformations import TRANSFORMATIONS
 
 # How an SUT's raise reads in a failure (oracles/experiment.py): "SutRaised: NAME
@@ -153,6 +153,15 @@ def _convention(nodeid: str):
     return next((CONVENTIONS[p] for p in parameters if p in CONVENTIONS), None)
 
 
+def _staging(nodeid: str):
+    """The convention of the transformations (`STAGING`) whose property `nodeid` is, or
+    None.  Matched by file name and test name: an installed jaxcheck's node ids
+    have another folder."""
+    path, _, test = nodeid.partition("[")[0].partition("::")
+    return next((row for row in STAGING.values()
+                 if row.prop.rpartition("/")[2] == f"{Path(path).name}::{test}"), None)
+
+
 def _in_shim(evidence: str, kind: str, sut: str) -> tuple[str, str] | None:
     """Where the shim's own code raised `kind`, by the report's innermost frames: the
     function and `path:line`, or None where the system's code (or no frame) did."""
@@ -180,6 +189,14 @@ def diagnose(error: str, nodeid: str, reproducers: list[str], evidence: str = ""
     """What the failure `error` of the property `nodeid` is (its reproducers and its
     report's `evidence` tell where and on what; `sut` names the shim)."""
     first = error.splitlines()[0] if error else "?"
+    staging = _staging(nodeid)
+    if staging is not None:
+        return Diagnosis(("convention", staging.feature),
+                         f"the convention for {staging.what}",
+                         f"JAX {staging.jax}.  If the SUT does otherwise by design (it "
+                         f"{staging.declared}), declare {staging.feature} in "
+                         "__sut_unsupported__: it is then checked for that (docs/sut-api.md, "
+                         "the conventions of the transformations)", frozenset())
     raised = message_of(error)
     if raised:
         return _raise(*raised, error, nodeid, evidence, sut)

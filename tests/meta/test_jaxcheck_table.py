@@ -6,7 +6,7 @@ from jaxcheck import table
 from jaxcheck.diagnosis import diagnose
 from jaxcheck.runner import Verdict
 from oracles import reproducer
-from strategies.language.conventions import CONVENTIONS
+from strategies.language.conventions import CONVENTIONS, STAGING
 
 pytestmark = pytest.mark.meta
 
@@ -140,6 +140,14 @@ def test_a_convention_no_feature_declares_is_a_likely_defect():
     nodeid = f"{CONVENTION_PROPERTY}[prod_at_zero-vjp]"
     text = table.groups([_failed("Mismatch: output 0: got nan, but should be 0.0", nodeid)])
     assert "likely a defect" in text and "__sut_unsupported__" not in text, text
+
+
+@pytest.mark.parametrize("feature", sorted(STAGING))
+def test_a_failure_of_a_transformations_convention_names_the_feature_that_declares_it(feature):
+    row = STAGING[feature]
+    nodeid = row.prop.replace("tests/", "jaxcheck/tests/", 1)  # as installed
+    text = table.groups([_failed("SutDidNotRaise: it returned without raising", nodeid)])
+    assert row.what in text and f"declare {feature} in __sut_unsupported__" in text, text
 
 
 @pytest.mark.parametrize("message", [
