@@ -358,10 +358,6 @@ def _logaddexp_tie(args):
     return (args[0], np.array(args[0]))
 
 
-def _logaddexp_steady(directions):
-    return [directions[0], np.array(directions[0])]
-
-
 _TIE_AT_MAX = _tie(0, lambda x: np.max(x) + 0.25)
 SPECIALS: dict[str, tuple[Special, ...]] = {
     "prod": (Special("a zero", ("2",), _zero_at_corner, _unchanged, _holds_zero),),
@@ -379,9 +375,10 @@ SPECIALS: dict[str, tuple[Special, ...]] = {
                          _tied(0, _at_top)),),
     "argmax": (Special("a tie at the max", ("2", "2"), _tie(1, lambda y: np.max(y) + 0.25),
                        _tie_kept(1), _tied(1, _at_top)),),
-    # logaddexp(x, x): log 2 + x, slope 1/2 each; a rule made of max(x, y) and
-    # log1p(exp(-|x - y|)) meets both kinks there, and its conventions must cancel.
-    "logaddexp": (Special("a tie", ("2", "2"), _logaddexp_tie, _logaddexp_steady,
+    # logaddexp(x, x): log 2 + x, slope 1/2 each, smooth (so any direction), but a
+    # rule made of max(x, y) and log1p(exp(-|x - y|)) meets both kinks there, and
+    # its conventions must cancel.
+    "logaddexp": (Special("a tie", ("2", "2"), _logaddexp_tie, _unchanged,
                           lambda values, params: bool(np.any(np.asarray(values[0])
                                                              == np.asarray(values[1])))),),
 }

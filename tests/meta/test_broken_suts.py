@@ -330,6 +330,25 @@ CATCHES = [
                        ("vmap_transpose_assumes_batch_axis_first", "transpose"),
                        ("vmap_matmul_batched_rhs_output_axis", "matmul"),
                        ("vmap_negative_out_axis_off_by_one", "negative")]],
+    # Bugs of one regime of an operation's parameters (an update written past the start,
+    # a diagonal off the main one, a negative axis, reps shorter than the rank) or of a
+    # special point of its rule (a zero in a product, a tie): each regime and special
+    # point is a cell of every example of the row (tests/test_cells.py).
+    *[Catch(f"tests.broken.{shim}", test_cells.test_each_operand_rank_combination_under_every_mode,
+            op, options=CONSTRUCT, shrinks=BOUNDED)
+      for shim, op in [("update_slice_tangent_written_at_the_origin", "dynamic_update_slice"),
+                       ("cumprod_jvp_divides_by_the_element", "cumprod"),
+                       ("roll_back_one_too_far", "roll"),
+                       ("triu_derivative_masks_the_main_diagonal", "triu"),
+                       ("sort_tie_tangents_collide", "sort"),
+                       ("expand_dims_negative_axis_one_early", "expand_dims"),
+                       ("pad_one_pair_on_the_first_axis_only", "pad"),
+                       ("tile_short_reps_padded_at_the_end", "tile"),
+                       ("quantile_between_weights_swapped", "quantile"),
+                       ("trace_derivative_ignores_offset", "trace"),
+                       ("tensordot_two_axes_paired_in_reverse", "tensordot"),
+                       ("logaddexp_through_max_at_a_tie", "logaddexp"),
+                       ("cumsum_jvp_negative_axis_from_the_front", "cumsum")]],
     # Precision: a float32 step inside one operation, below a whole program's tolerance.
     Catch("tests.broken.exp_computed_in_float32",
           test_value.test_each_operation_alone_is_accurate_to_float64),
