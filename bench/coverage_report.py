@@ -37,6 +37,19 @@ DOC = ROOT / "docs" / "coverage.md"
 ENOUGH = 3
 
 
+# The summary's rows for the cells of operations' parameters, every mode together.
+PARAMETER_KINDS = {"regimes": "regime", "special points": "special"}
+
+
+def _summary_cells(allowed: set, row: str) -> list[tuple]:
+    """The cells of one row of the summary: an operation's in a mode, the constructs'
+    regimes, or a kind of `PARAMETER_KINDS` in every mode."""
+    if row in coverage.MODES:
+        return [c for c in allowed if c[0] == "op" and c[3] == row]
+    kind = PARAMETER_KINDS.get(row, "construct")
+    return [c for c in allowed if c[0] == kind]
+
+
 def record(path: Path, jobs: int) -> float:
     command = [sys.executable, "-m", "pytest", "tests", "--ignore=tests/meta",
                "--ignore=tests/refimpl", "-q", "-p", "no:cacheprovider", "--sut=refimpl",
@@ -59,16 +72,16 @@ def document(by_property: dict[str, Counter], seconds: float, command: str) -> s
     allowed = coverage.allowed(OPS) - refused
     lines = ["# Coverage of the generated examples (`ci` budget)", "",
              "Cells (strategies/coverage.py): an operation with its operands' ranks (`lit`: "
-             "a float literal) under a transformation mode, or a construct in a regime that "
-             f"makes its rules matter.  **Bold**: reached fewer than {ENOUGH} times by all "
-             "properties together.  Left out: "
+             "a float literal) under a transformation mode, a construct in a regime that "
+             "makes its rules matter, or an operation in a regime of its parameters or at a "
+             f"special point of its rule, under a mode.  **Bold**: reached fewer than {ENOUGH} "
+             "times by all properties together.  Left out: "
              + (", ".join(f"`{c[1]}` {c[2]}" for c in sorted(refused)) or "nothing")
              + ", which refimpl, this run's SUT, declares unsupported.", "",
              "| mode | allowed cells | reached 3+ times | once or twice | never |",
              "|---|---:|---:|---:|---:|"]
-    for mode in (*coverage.MODES, "constructs"):
-        cells = [c for c in allowed if (c[0] == "construct") == (mode == "constructs")
-                 and (mode == "constructs" or c[3] == mode)]
+    for mode in (*coverage.MODES, "constructs", *PARAMETER_KINDS):
+        cells = _summary_cells(allowed, mode)
         counts = [total[c] for c in cells]
         lines.append(f"| {mode} | {len(cells)} | {sum(n >= ENOUGH for n in counts)} | "
                      f"{sum(0 < n < ENOUGH for n in counts)} | {sum(n == 0 for n in counts)} |")
@@ -88,6 +101,13 @@ def document(by_property: dict[str, Counter], seconds: float, command: str) -> s
     for name, regimes in coverage.REGIMES.items():
         lines += [f"| {name} | {r} | {_cell(total[('construct', name, r)])} |" for r in regimes
                   if ("construct", name, r) in allowed]
+    for kind, heading in (("regime", "Regimes of operations' parameters"),
+                          ("special", "Special points of derivative rules")):
+        lines += ["", f"## {heading}", "", f"| operation | {kind} | "
+                  + " | ".join(coverage.MODES) + " |", "|---|---|" + "---:|" * len(coverage.MODES)]
+        for op, name in sorted({(c[1], c[2]) for c in allowed if c[0] == kind}):
+            lines.append(f"| {op} | {name} | " + " | ".join(
+                _cell(total[(kind, op, name, m)]) for m in coverage.MODES) + " |")
     lines += ["", "## Per property", "", "| property | cells reached |", "|---|---:|"]
     lines += [f"| `{prop.split('::', 1)[-1]}` | {len(counts)} |"
               for prop, counts in sorted(by_property.items())]
