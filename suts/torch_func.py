@@ -125,6 +125,12 @@ __sut_unsupported__ = frozenset({
     # torch has no cube root (no torch.cbrt, no Tensor.cbrt): a composition of
     # pow and sign would check those, not a cbrt of torch's.
     "cbrt",
+    # torch computes both (torch.quantile), but a failed torch.compile of one
+    # under jvp breaks every later transformation of the process once garbage is
+    # collected (docs/findings/torch_func.md, T26): in the ci run of 2026-12-07
+    # the 14 properties after the one that drew it failed at once, unchecked.
+    "median",
+    "quantile",
 })
 
 

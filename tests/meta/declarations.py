@@ -138,7 +138,7 @@ class _Offered:
             value = getattr(self._target, name)
         except AttributeError:
             raise Lacking(f"{self._prefix}{name}") from None
-        if isinstance(value, types.ModuleType):
+        if isinstance(value, types.ModuleType) or not callable(value):  # a namespace
             return _Offered(value, self._convert, f"{self._prefix}{name}.")
         convert = self._convert
         return lambda *args, **kwargs: value(*map(convert, args), **kwargs)
@@ -373,9 +373,27 @@ def _torch_custom_vjp():
     tf.jvp(gradient, (x,), (torch.ones_like(x),))
 
 
+class _Either:
+    """Names looked up in `first`, then in `second`."""
+
+    def __init__(self, first, second):
+        self._first, self._second = first, second
+
+    def __getattr__(self, name: str):
+        try:
+            return getattr(self._first, name)
+        except AttributeError:
+            return getattr(self._second, name)
+
+
 def _torch_numpy():
+    """torch's functions with NumPy's signatures: the shim's `numpy` maps each one
+    (torch names and arguments differ: `dim` for `axis`), and adds nothing that
+    differentiates; a name it does not map is looked up in `torch` itself."""
     import torch
-    return torch
+
+    import suts.torch_func as shim
+    return _Either(shim.numpy, torch)
 
 
 TORCH = System("suts.torch_func", "torch", "pip install torch==2.13.0", "torch_func.md",
