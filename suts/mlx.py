@@ -60,7 +60,9 @@ no differentiation or batching of its own, so what the suite finds is MLX's.
 * `custom_jvp` and `custom_vjp` are `mx.custom_function`s: a custom_jvp's
   `jvp` is its rule's tangent and its `vjp` the rule transposed (MLX derives
   no reverse mode from a forward rule); a custom_vjp's `vjp` runs `fwd` again
-  for the residuals, MLX handing it the primals.  `checkpoint` is
+  for the residuals, MLX handing it the primals, and its `jvp` is `fwd`'s
+  (JAX's forward mode over reverse mode differentiates `fwd`; MLX would
+  differentiate the function's body).  `checkpoint` is
   `mx.checkpoint`, `lax.stop_gradient` `mx.stop_gradient`.  What they met
   is docs/findings/mlx.md, M14, M15 and M16 (`mx.checkpoint` differentiates
   by its arguments only); under `ci` their construct rows fail
@@ -503,7 +505,10 @@ class custom_jvp:
 class custom_vjp:
     """JAX's `custom_vjp` as an `mx.custom_function`: its `vjp` runs `fwd` again for
     the residuals (MLX hands it the primals, not what a forward pass saved), then
-    `bwd`."""
+    `bwd`.  Its `jvp` is `fwd`'s, as JAX's forward mode over reverse mode
+    differentiates `fwd`: without one, MLX differentiates the function's own body,
+    which a custom rule may exist to replace (`jvp` of a `vjp` then gave the
+    primal output no tangent)."""
 
     def __init__(self, fun):
         functools.update_wrapper(self, fun)
@@ -516,6 +521,14 @@ class custom_vjp:
         def backward(primals, cotangent, output):
             _, residuals = fwd(*_several(primals))
             return tuple(_array(c) for c in bwd(residuals, _single(cotangent)))
+
+        @function.jvp
+        def forward(primals, tangents):
+            # MLX hands None for an argument the jvp holds fixed, as in custom_jvp.
+            primals = _several(primals)
+            tangents = [mx.zeros_like(p) if t is None else t
+                        for p, t in zip(primals, _several(tangents))]
+            return mx.jvp(lambda *p: [_array(fwd(*p)[0])], list(primals), tangents)[1][0]
 
         self.function = function
 

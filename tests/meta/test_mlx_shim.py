@@ -135,3 +135,23 @@ def test_conventions_declared_are_mlx_s():
     forward = mx.jvp(mx.max, [tied], [mx.array([1.0, 3.0], dtype=mx.float64)])[1][0].item()
     assert forward != 2.0  # JAX's: the mean of the tied tangents
     np.testing.assert_array_equal(np.asarray(mx.grad(mx.max)(tied)), [0.5, 0.5])
+
+
+def test_custom_vjp_forward_mode_over_reverse_differentiates_fwd():
+    """JAX differentiates a custom_vjp's `fwd` under forward mode over reverse mode;
+    MLX, given only a vjp, would differentiate the function's body, which here stops
+    the gradient (as generated programs' custom functions do), and give 0."""
+    @sut.custom_vjp
+    def f(a):
+        return sut.lax.stop_gradient(a) * 2.0
+
+    f.defvjp(lambda a: (a * 2.0, ()), lambda residuals, cotangent: (cotangent * 2.0,))
+
+    def value_and_pullback(x, u):
+        out, pullback = sut.vjp(f, x)
+        return out, pullback(u)[0]
+
+    x, u, t = np.array([0.5, 1.0]), np.array([1.0, 3.0]), np.array([1.0, -1.0])
+    (_, _), (out_tangent, cotangent_tangent) = sut.jvp(value_and_pullback, (x, u), (t, t))
+    np.testing.assert_array_equal(np.asarray(out_tangent), 2.0 * t)
+    np.testing.assert_array_equal(np.asarray(cotangent_tangent), 2.0 * t)
