@@ -354,6 +354,11 @@ def _at_bottom(ties):
     return ties[:, 0]
 
 
+def _apart(directions):
+    """The second operand moved against the first: off the tie, either way."""
+    return [directions[0], -np.asarray(directions[0])]
+
+
 def _logaddexp_tie(args):
     return (args[0], np.array(args[0]))
 
@@ -375,10 +380,10 @@ SPECIALS: dict[str, tuple[Special, ...]] = {
                          _tied(0, _at_top)),),
     "argmax": (Special("a tie at the max", ("2", "2"), _tie(1, lambda y: np.max(y) + 0.25),
                        _tie_kept(1), _tied(1, _at_top)),),
-    # logaddexp(x, x): log 2 + x, slope 1/2 each, smooth (so any direction), but a
-    # rule made of max(x, y) and log1p(exp(-|x - y|)) meets both kinks there, and
-    # its conventions must cancel.
-    "logaddexp": (Special("a tie", ("2", "2"), _logaddexp_tie, _unchanged,
+    # logaddexp(x, x): log 2 + x, slope 1/2 each, smooth, but a rule made of
+    # max(x, y) and log1p(exp(-|x - y|)) meets both kinks there, and its conventions
+    # must cancel; only a direction that moves x and y apart shows whether they do.
+    "logaddexp": (Special("a tie", ("2", "2"), _logaddexp_tie, _apart,
                           lambda values, params: bool(np.any(np.asarray(values[0])
                                                              == np.asarray(values[1])))),),
 }

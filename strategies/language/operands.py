@@ -918,17 +918,25 @@ def median_axes(draw, scope, spec):
     return _with_params(draw, scope, spec, _median_axes)
 
 
-def _at_sample(shapes, params) -> bool:
-    """q falls on a sample point of its axis (its position q (n - 1) is an integer)."""
+def _between(shapes, params) -> float:
+    """Where q falls between two sample points of its axis: the fractional part of its
+    position q (n - 1), 0 on a sample point."""
     position = params["q"] * (_axis(shapes, params["axis"]) - 1)
-    return abs(position - round(position)) < 1e-9
+    return 0.0 if abs(position - round(position)) < 1e-9 else position - np.floor(position)
+
+
+def _off_middle(fraction: float) -> bool:
+    """Between two samples, nearer one: the two weights differ, so swapping them shows."""
+    return fraction > 1e-9 and abs(fraction - 0.5) > 1e-9
 
 
 # quantile's regimes: q on a sample point (the derivative picks one element) or
-# between two (it splits between them), each with a kind of axis.
+# between two, nearer one (it splits unequally between them; the middle of two is
+# the median's of an even count), each with a kind of axis.
 QUANTILE_REGIMES = tuple(
-    Regime(f"{axes.name}, q {'at a sample point' if at else 'between two'}",
-           lambda s, p, axes=axes, at=at: axes.admits(s, p) and _at_sample(s, p) == at,
+    Regime(f"{axes.name}, q {'at a sample point' if at else 'between two, off their middle'}",
+           lambda s, p, axes=axes, at=at: axes.admits(s, p) and (
+               _between(s, p) < 1e-9 if at else _off_middle(_between(s, p))),
            axes.at if at else _rank_at_least(1))
     for axes, at in zip(axis_regimes(kept="keepdims") * 2, (True, False, True, False, True, False))
 )[:4]
