@@ -427,13 +427,38 @@ def _det_shape(a):
     return ShapedArray(a.shape[:-2], a.dtype)
 
 
+def _each_or_nan(factor):
+    """`factor` of a stack of matrices, NaN for a matrix it cannot factor (singular, or
+    not positive-definite), as XLA's factorizations give, where NumPy raises for the
+    whole stack: a cond's branch that vmap runs for examples that do not take it runs
+    on another branch's residuals (zeros, control.py) and its results are discarded."""
+    def impl(a, *rest):
+        try:
+            return factor(a, *rest)
+        except np.linalg.LinAlgError:
+            a = np.asarray(a)
+            flat = a.reshape(-1, *a.shape[-2:])
+            others = [np.asarray(r).reshape(-1, *np.shape(r)[-2:]) for r in rest]
+            outs = []
+            for k, matrix in enumerate(flat):
+                try:
+                    outs.append(factor(matrix, *(r[k] for r in others)))
+                except np.linalg.LinAlgError:
+                    shape = np.shape(rest[0])[-2:] if rest else matrix.shape
+                    outs.append(np.full(shape, np.nan, dtype=matrix.dtype))
+            return np.stack(outs).reshape(*a.shape[:-2], *outs[0].shape)
+    impl.__name__ = f"{factor.__name__}_or_nan"
+    return impl
+
+
 # Linear in b, a held constant: its transpose solves with a's transpose (transpose.py).
-solve_p = _def_structural("solve", _solve_shape, np.linalg.solve, "np.linalg.solve({0}, {1})")
+solve_p = _def_structural("solve", _solve_shape, _each_or_nan(np.linalg.solve),
+                          "{impl}({0}, {1})")
 det_p = _def_structural("det", _det_shape, np.linalg.det, "np.linalg.det({0})")
 det_p.transposable = False
 # a = l l^T for a symmetric positive-definite a: the lower factor, a's shape.
 cholesky_p = _def_structural("cholesky", lambda a: _square("cholesky", a) or a,
-                             np.linalg.cholesky, "np.linalg.cholesky({0})")
+                             _each_or_nan(np.linalg.cholesky), "{impl}({0})")
 cholesky_p.transposable = False
 
 # ----------------------------------------------------------------------------- dot_general
