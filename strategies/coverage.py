@@ -16,6 +16,9 @@ gradient is taken through it.  So the unit of coverage is a *cell*:
   back, an update past the start), and `("special", name, point, mode)` one at
   a special point of its rule (`cell_cases.SPECIALS`: a zero in a product, a tie
   at a max), each under `mode`.
+* `("pair", subject, outer, inner)`: a subject (`pairs.SUBJECTS`: a construct
+  with a rule of its own, or a family of operations) run under `outer(inner(f))`,
+  two adjacent layers of a transformation stack.
 
 `allowed` lists, per operation, the rank combinations its operand builder
 may draw (`operands.Builder.ranks`), so a cell the generator never reaches
@@ -34,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from strategies import pairs
 from strategies.cell_cases import specials
 from strategies.language.constructs import CONSTRUCTS
 from strategies.language.ir import Eqn, Var
@@ -235,3 +239,31 @@ def special_cells(program: Program, modes: frozenset[str], args) -> list[tuple]:
         found += [("special", eqn.op, point.name, mode) for point in specials(eqn.op)
                   if point.holds(values, eqn.kwargs) for mode in modes]
     return found
+
+
+# ------------------------------------------------------------------ pairs of transformations
+
+def pair_cells_allowed(supports, vocabulary) -> set[tuple]:
+    """Each pair of transformations the contract allows around each subject, on an SUT
+    that `supports` these features and draws from `vocabulary` (`pairs.pairs_for`)."""
+    return {("pair", subject, outer, inner) for subject in pairs.SUBJECTS
+            for outer, inner in pairs.pairs_for(subject, supports, vocabulary)}
+
+
+def pair_cells(program: Program, layers) -> Counter:
+    """The pair cells of `program` under a stack of `layers` (names, innermost first):
+    each subject it holds under each two adjacent layers."""
+    subjects = pairs.subjects_in(program)
+    return Counter(("pair", subject, outer, inner) for inner, outer in zip(layers, layers[1:])
+                   for subject in subjects)
+
+
+def note_pairs(program: Program, layers, args) -> None:
+    """Count `pair_cells` in the recorder, if any: each (program, layers, inputs) once."""
+    if RECORDER is None:
+        return
+    key = ("pairs", RECORDER.current, program, tuple(layers), inputs_key(args))
+    if key in RECORDER._seen:
+        return
+    RECORDER._seen.add(key)
+    RECORDER.by_property[RECORDER.current].update(pair_cells(program, layers))

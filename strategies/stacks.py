@@ -737,12 +737,45 @@ def stack_cases(draw, programs: Callable[..., st.SearchStrategy[ProgramCase]], *
     return _draw_values(draw, case, tuple(layers), again)
 
 
+@st.composite
+def layered_cases(draw, programs: Callable[..., st.SearchStrategy[ProgramCase]],
+                  names: tuple[str, ...], size: int = 2, every_input: bool = False,
+                  **options) -> StackCase:
+    """A `StackCase` whose layers are `names`, innermost first, each vmap of batch
+    size `size`: what `stack_cases` draws once it has chosen its layers, for a
+    caller that enumerates them (`strategies/pairs.py`).  With `every_input`, a
+    grad or Jacobian layer differentiates by every input (`argnums` all of them).
+    `programs` and `options` as in `stack_cases`."""
+    kinds = tuple(dict.fromkeys(names))
+    _check(len(names), len(names), kinds, ())
+    if sum(LAYERS[n].order for n in names) > MAX_DERIVATIVES:
+        raise InvalidArgument(f"names={names!r} hold more than {MAX_DERIVATIVES} orders of "
+                              "derivatives")
+    sizes = [size if n == "vmap" else 0 for n in names]
+    variants = min(MAX_VARIANTS, prod(s for s in sizes if s))
+    reverse = any(LAYERS[n].reverse for n in names)
+    second = any(LAYERS[n].order > 1 for n in names)
+    case = draw(programs(variants, reverse, second, **options), label="program")
+    layers, sig = [], signatures(case, ())[0]
+    for level, (name, batch) in enumerate(zip(names, sizes), 1):
+        layer = _draw_layer(draw, name, level, sig, batch)
+        if every_input and name in ARGNUMS:
+            layer = layer._replace(argnums=tuple(range(len(sig.inputs))))
+        layers.append(layer)
+        sig = LAYERS[name].signature(layers[-1], level, sig)
+    return _draw_values(draw, case, tuple(layers), False)
+
+
+# The layers that differentiate by a drawn `argnums` (`_draw_layer`).
+ARGNUMS = ("grad", "jacfwd", "jacrev", "hessian")
+
+
 def _draw_layer(draw, name: str, level: int, sig: Signature, size: int) -> Applied:
     if name == "vmap":
         return _draw_vmap(draw, level, sig, size)
     if name == "grad":
         return Applied("grad", argnums=_draw_argnums(draw, level, len(sig.inputs)))
-    if name in ("jacfwd", "jacrev", "hessian"):
+    if name in ARGNUMS:
         return Applied(name, argnums=_draw_jacobian_argnums(draw, level, len(sig.inputs)))
     return Applied(name)
 

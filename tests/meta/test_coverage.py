@@ -10,12 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import refimpl
 from oracles.experiment import case_experiment
-from strategies import cell_cases, coverage, wrappers
+from strategies import cell_cases, coverage, pairs, stacks, wrappers
 from strategies.cases import inputs_of
 from strategies.language.ir import Eqn, Var, all_eqns
 from strategies.language.operands import Regime, operand_ranks
 from strategies.language.opspec import OPS
+from strategies.language.vocabulary import vocabulary_for
 from strategies.program import Program, ProgramCase, programs
 
 pytestmark = pytest.mark.meta
@@ -279,3 +281,73 @@ def test_every_operations_numpy_meaning_takes_the_complex_step(op, data):
     complex_step = np.imag(at(1e-20j)) / 1e-20
     central = np.real(at(h) - at(-h)) / (2 * h)
     np.testing.assert_allclose(complex_step, central, rtol=1e-5, atol=1e-6, err_msg=op)
+
+
+# ------------------------------------------------------------------ pairs of transformations
+
+def test_every_operation_that_is_not_elementwise_has_one_family():
+    """A family's pairs are met only where its operations are: an operation added to
+    the table without a family would be in none."""
+    others = {name for name, spec in OPS.items() if not spec.elementwise}
+    assert set(pairs.FAMILY_OF) == others, sorted(set(pairs.FAMILY_OF) ^ others)
+    assert set(pairs.FAMILY_OF.values()) | {"elementwise"} == set(pairs.FAMILIES)
+
+
+def test_a_stack_counts_each_subject_under_each_adjacent_pair(monkeypatch):
+    """jit(vmap(jvp(f))) over cond of sin is (cond and elementwise) under (vmap, jvp)
+    and (jit, vmap), once per distinct inputs."""
+    case = programs(first="cond", max_eqns=1)
+    found = []
+
+    @settings(max_examples=30, derandomize=True, database=None, deadline=None)
+    @given(case)
+    def draw(drawn):
+        if "cond" in pairs.subjects_in(drawn.program):
+            found.append(drawn)
+
+    draw()
+    drawn = found[-1]
+    monkeypatch.setattr(coverage, "RECORDER", coverage.Recorder())
+    for args in (drawn.args, drawn.args, tuple(x + 1 for x in drawn.args)):
+        coverage.note_pairs(drawn.program, ("jvp", "vmap", "jit"), args)
+    subjects = pairs.subjects_in(drawn.program)
+    assert coverage.RECORDER.by_property[""] == {
+        ("pair", subject, outer, inner): 2 for subject in subjects
+        for outer, inner in (("vmap", "jvp"), ("jit", "vmap"))}
+
+
+REFIMPL = vocabulary_for(refimpl.__sut_unsupported__)
+
+
+def _offers(feature: str) -> bool:
+    return feature not in refimpl.__sut_unsupported__
+
+
+@pytest.mark.parametrize("subject, outer", pairs.ROWS,
+                         ids=[f"{s}-{o}" for s, o in pairs.ROWS])
+def test_each_pair_around_each_subject_is_reached_three_times_in_ci(subject, outer,
+                                                                    monkeypatch):
+    """tests/test_pairs.py's `ci` examples of a row, drawn as the row draws them (every
+    allowed pair with that outer in every example, programs shared by kind) and
+    counted as the coverage report counts them, reach the subject under each of
+    those pairs 3 times at least: the drawn programs hold the subject, at distinct
+    inputs."""
+    monkeypatch.setattr(coverage, "RECORDER", coverage.Recorder())
+    inners = [i for o, i in pairs.pairs_for(subject, _offers, REFIMPL) if o == outer]
+
+    @settings(max_examples=CI_EXAMPLES, derandomize=True, database=None, deadline=None)
+    @given(data=st.data())
+    def build(data):
+        size = data.draw(st.integers(2, 3))
+        programs_of = pairs.shared(pairs.subject_programs(REFIMPL, subject))
+        for inner in inners:
+            stack = data.draw(stacks.layered_cases(programs_of, (inner, outer), size,
+                                                    pairs.every_input(subject, outer, inner)))
+            coverage.note_pairs(stack.case.program, (inner, outer), stack.case.args)
+
+    if inners:
+        build()
+    reached = coverage.RECORDER.by_property[""]
+    wanted = {("pair", subject, outer, inner) for inner in inners}
+    thin = {cell: reached[cell] for cell in wanted if reached[cell] < CI_EXAMPLES}
+    assert not thin, f"{subject}: pairs reached fewer than {CI_EXAMPLES} times: {thin}"
