@@ -60,6 +60,7 @@ from tests import (
     test_jit,
     test_jvp,
     test_long_programs,
+    test_pairs,
     test_python_control_flow,
     test_pytrees,
     test_stacks,
@@ -174,6 +175,18 @@ CATCHES = [
     Catch("tests.broken.nested_jvp_square_drops_the_outer_perturbation",
           test_stacks.test_stack_layers_match_their_meaning_and_reference, options=CONSTRUCT,
           shrinks=BOUNDED),
+    # A construct under a pair of transformations, right under each alone: each example
+    # of a row runs every pair with one outer transformation around one construct
+    # (tests/test_pairs.py); each shim patches refimpl's rules, so no reference.
+    *[Catch(f"tests.broken.{shim}",
+            test_pairs.test_each_pair_of_transformations_around_each_subject, row,
+            options=CONSTRUCT, shrinks=BOUNDED)
+      for shim, row in [("custom_jvp_rule_ignored_when_staged", "custom_jvp-jit"),
+                        ("custom_vjp_batched_bwd_sums_the_cotangents", "custom_vjp-grad"),
+                        ("checkpoint_batching_detaches_unbatched_operands", "checkpoint-grad"),
+                        ("cond_batched_predicate_detaches_operands", "cond-jvp"),
+                        ("scan_transpose_staged_reverses_xs", "scan-jit"),
+                        ("jit_jvp_under_vmap_drops_unbatched_tangents", "jit_closure-vmap")]],
     # Python control flow, and what a correct SUT must refuse.
     Catch("tests.broken.jit_follows_one_branch",
           test_python_control_flow.test_jit_refuses_a_python_branch_on_a_traced_value,
