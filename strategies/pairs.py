@@ -146,6 +146,17 @@ def every_input(subject: str, outer: str, inner: str) -> bool:
             and stacks.LAYERS[inner].reverse)
 
 
+def left_out(subject: str, outer: str, inner: str) -> tuple[str, ...]:
+    """What the subject's programs leave out under `outer(inner(f))`: a cond, around a
+    custom_jvp function under reverse mode over `vmap`, where JAX raises (its cond,
+    batched inside the rule after linearizing, gives tangents `stop_gradient`, which
+    it cannot transpose: docs/findings/jax.md, J5), as the stack property found under
+    `thorough`; this property would meet it in every `ci` run."""
+    if subject == "custom_jvp" and stacks.LAYERS[outer].reverse and inner == "vmap":
+        return ("cond",)
+    return ()
+
+
 def pairs_for(subject: str, supports: Callable[[str], bool],
               vocabulary: Vocabulary) -> tuple[tuple[str, str], ...]:
     """The pairs of `PAIRS` the contract allows around `subject`, in `PAIRS` order."""
@@ -170,16 +181,19 @@ def _fits(ranks: tuple[str, ...], second: bool) -> bool:
 
 
 def subject_programs(vocabulary: Vocabulary, subject: str) -> Callable[..., st.SearchStrategy]:
-    """`programs(variants, reverse, second)` for `stacks.layered_cases`: one equation
-    that is `subject`.  A construct, its blocks from the whole vocabulary, over two
+    """`programs(variants, reverse, second, leave_out)` for `stacks.layered_cases`: one
+    equation that is `subject` (a construct's blocks without the constructs `leave_out`
+    names).  A construct, its blocks from the whole vocabulary, over two
     small inputs (`stacks.JACOBIAN_INPUTS`, rank 1 under a hessian); or one operation
     of the family at one of its operand-rank combinations that `_fits`, drawn as
     `tests/test_cells.py` draws a cell (`cell_cases`: it always builds, on inputs
     that are not constant even in the simplest example, where a program drawn at
     zeros holds no sort, its elements tied)."""
-    def programs_of(variants: int, reverse: bool, second: bool, **options):
+    def programs_of(variants: int, reverse: bool, second: bool, leave_out=(), **options):
         if subject in CONSTRUCT_SUBJECTS:
-            return program_cases(vocabulary, reverse=reverse, first=subject, max_eqns=1,
+            kept = Vocabulary(*(tuple(n for n in names if n not in leave_out)
+                                for names in (vocabulary.ops, vocabulary.reverse_ops)))
+            return program_cases(kept, reverse=reverse, first=subject, max_eqns=1,
                                  variants=variants, input_shapes=_SHAPES[second],
                                  grad_only=CONSTRUCTS[subject].reverse_only, **options)
         cells = [(op, ranks) for op, ranks in cell_cases.cells(
@@ -192,12 +206,12 @@ def subject_programs(vocabulary: Vocabulary, subject: str) -> Callable[..., st.S
 
 
 def shared(programs_of: Callable[..., st.SearchStrategy]) -> Callable[..., st.SearchStrategy]:
-    """`programs_of` drawing one program per kind (variants, reverse, second) and
-    giving it again to every later pair of that kind: made anew for each example."""
+    """`programs_of` drawing one program per kind (variants, reverse, second, options)
+    and giving it again to every later pair of that kind: made anew for each example."""
     drawn: dict[tuple, ProgramCase] = {}
 
     def programs_once(variants: int, reverse: bool, second: bool, **options):
-        key = (variants, reverse, second)
+        key = (variants, reverse, second, *sorted(options.items()))
         if key in drawn:
             return st.just(drawn[key])
         return programs_of(variants, reverse, second, **options).map(

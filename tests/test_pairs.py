@@ -44,7 +44,8 @@ def test_each_pair_of_transformations_around_each_subject(sut, reference, vocabu
     programs = pairs.shared(pairs.subject_programs(vocabulary, subject))
     for inner in inners:
         stack = data.draw(stacks.layered_cases(programs, (inner, outer), size,
-                                               pairs.every_input(subject, outer, inner)),
+                                               pairs.every_input(subject, outer, inner),
+                                               leave_out=pairs.left_out(subject, outer, inner)),
                           label=f"{outer}({inner}(f))")
         coverage.note_pairs(stack.case.program, (inner, outer), stack.case.args)
         check_meaning(sut, reference, stack, 2)
