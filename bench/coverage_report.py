@@ -7,7 +7,8 @@ rules matter.  This runs the properties against refimpl under the `ci`
 profile with `--jaxcheck-coverage`, then writes docs/coverage.md: per mode,
 how many of the cells the language allows are reached at least three times,
 once or twice, or never; the operation table with a count per cell; the
-constructs by regime; and the cells each property reaches.
+constructs by regime; the pairs of transformations around each construct and
+family of operations; and the cells each property reaches.
 
     python bench/coverage_report.py               # run, then write docs/coverage.md
     python bench/coverage_report.py --no-write    # print only
@@ -28,9 +29,10 @@ sys.path.insert(0, str(ROOT))
 
 import refimpl  # noqa: E402
 from bench.report import machine, publish_page  # noqa: E402
-from strategies import coverage  # noqa: E402
+from strategies import coverage, pairs, stacks  # noqa: E402
 from strategies.language.constructs import CONSTRUCTS  # noqa: E402
 from strategies.language.opspec import OPS  # noqa: E402
+from strategies.language.vocabulary import vocabulary_for  # noqa: E402
 
 DOC = ROOT / "docs" / "coverage.md"
 # A cell reached fewer times than this within the ci budget is thin (docs/coverage.md's bar).
@@ -41,12 +43,16 @@ ENOUGH = 3
 PARAMETER_KINDS = {"regimes": "regime", "special points": "special"}
 
 
+# The summary's row for the pairs of transformations around each subject.
+PAIR_KINDS = {"pairs": "pair"}
+
+
 def _summary_cells(allowed: set, row: str) -> list[tuple]:
     """The cells of one row of the summary: an operation's in a mode, the constructs'
     regimes, or a kind of `PARAMETER_KINDS` in every mode."""
     if row in coverage.MODES:
         return [c for c in allowed if c[0] == "op" and c[3] == row]
-    kind = PARAMETER_KINDS.get(row, "construct")
+    kind = (PARAMETER_KINDS | PAIR_KINDS).get(row, "construct")
     return [c for c in allowed if c[0] == kind]
 
 
@@ -70,6 +76,8 @@ def document(by_property: dict[str, Counter], seconds: float, command: str) -> s
     refused = {("construct", name, "reverse") for name, row in CONSTRUCTS.items()
                if getattr(row, "reverse_feature", None) in refimpl.__sut_unsupported__}
     allowed = coverage.allowed(OPS) - refused
+    allowed |= coverage.pair_cells_allowed(lambda f: f not in refimpl.__sut_unsupported__,
+                                           vocabulary_for(refimpl.__sut_unsupported__))
     lines = ["# Coverage of the generated examples (`ci` budget)", "",
              "Cells (strategies/coverage.py): an operation with its operands' ranks (`lit`: "
              "a float literal) under a transformation mode, a construct in a regime that "
@@ -80,7 +88,7 @@ def document(by_property: dict[str, Counter], seconds: float, command: str) -> s
              + ", which refimpl, this run's SUT, declares unsupported.", "",
              "| mode | allowed cells | reached 3+ times | once or twice | never |",
              "|---|---:|---:|---:|---:|"]
-    for mode in (*coverage.MODES, "constructs", *PARAMETER_KINDS):
+    for mode in (*coverage.MODES, "constructs", *PARAMETER_KINDS, *PAIR_KINDS):
         cells = _summary_cells(allowed, mode)
         counts = [total[c] for c in cells]
         lines.append(f"| {mode} | {len(cells)} | {sum(n >= ENOUGH for n in counts)} | "
@@ -108,12 +116,31 @@ def document(by_property: dict[str, Counter], seconds: float, command: str) -> s
         for op, name in sorted({(c[1], c[2]) for c in allowed if c[0] == kind}):
             lines.append(f"| {op} | {name} | " + " | ".join(
                 _cell(total[(kind, op, name, m)]) for m in coverage.MODES) + " |")
+    lines += _pairs(allowed, total)
     lines += ["", "## Per property", "", "| property | cells reached |", "|---|---:|"]
     lines += [f"| `{prop.split('::', 1)[-1]}` | {len(counts)} |"
               for prop, counts in sorted(by_property.items())]
     lines += ["", f"`{command}` on {machine()}, {time.strftime('%Y-%m-%d')}: the property "
               f"run took {seconds:.0f} s."]
     return "\n".join(lines) + "\n"
+
+
+def _pairs(allowed: set, total: Counter) -> list[str]:
+    """The pair matrix: a row per subject and outer transformation, a column per inner
+    one; `-` where the contract allows no such pair around the subject."""
+    lines = ["", "## Pairs of transformations", "",
+             "Each construct with a rule of its own and each family of operations "
+             "(strategies/pairs.py) under `outer(inner(f))`: a row per subject and outer "
+             "transformation, a column per inner one.", "",
+             "| subject | outer | " + " | ".join(stacks.ORDER) + " |",
+             "|---|---|" + "---:|" * len(stacks.ORDER)]
+    for subject, outer in pairs.ROWS:
+        cells = [("pair", subject, outer, inner) for inner in stacks.ORDER]
+        if not any(c in allowed for c in cells):
+            continue
+        lines.append(f"| {subject} | {outer} | " + " | ".join(
+            _cell(total[c]) if c in allowed else "-" for c in cells) + " |")
+    return lines
 
 
 def main() -> None:
