@@ -1,8 +1,9 @@
 """The contract's conventions at kinks and domain edges (docs/sut-api.md).
 
 Each row of `strategies.language.conventions.CONVENTIONS` is a function evaluated on
-its kink or edge: `maximum` and `minimum` at a tie, `max` and `min` over an
-axis at a tie, `clip` at its bounds,
+its kink or edge: `maximum` and `minimum` at a tie, `max`, `min` and `ptp` over an
+axis at a tie, `sort`, `median` and `quantile` at a tie, `prod` and `cumprod`
+at a zero, `clip` at its bounds,
 `abs` and `sign` at 0, `where` with its predicate at a tie and with a
 non-finite derivative on the side not taken, `x ** n` at 0 for n = 0..3,
 `sqrt` and `log` at 0.  Under jvp and vjp (jitted or not), the SUT's value

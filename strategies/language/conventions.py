@@ -4,8 +4,8 @@ Where a function has no derivative (a tie of `maximum` or `minimum` or of
 `max` and `min` over an axis, `clip` at a bound, `abs` at 0) or its
 derivative is not finite (`sqrt` and `log` at 0), an SUT still returns a
 number, and which number is a convention.  A few rows state a derivative
-that is no convention but is easy to get wrong at such a point (`prod` at
-a zero, where dividing by the element gives NaN).
+that is no convention but is easy to get wrong at such a point (`prod` and
+`cumprod` at a zero, where dividing by the element gives NaN).
 The contract takes JAX's (docs/sut-api.md, "Conventions at kinks and domain
 edges"; each row below was checked against JAX 0.10 in float64).
 `CONVENTIONS` has one row per convention:
@@ -143,6 +143,70 @@ def _others(x0):
                      for i in position], axis=-1)
 
 
+def _tied_row(draw):
+    """x0 of a rank 1 or 2 shape, 1.0 (all tied along the last axis) except where a
+    drawn mask moves an element off the tie."""
+    shape = draw(ROWS, label="shape")
+    moved = _off(draw, shape, "off the tie")
+    return (np.where(moved, draw(arrays(shape), label="x0 off the tie"), 1.0),)
+
+
+def _order(x0):
+    """The stable argsort along the last axis: tied elements keep their input order, as
+    JAX's sort does, and their tangents follow them."""
+    return np.argsort(x0, axis=-1, kind="stable")
+
+
+def _unsort(x0, u):
+    """The cotangent of sorted positions sent back to the input's positions."""
+    back = np.zeros(np.broadcast_shapes(x0.shape, u.shape))
+    np.put_along_axis(back, _order(x0), u, axis=-1)
+    return back
+
+
+# The quantile in its row, and the weights JAX's linear method gives the two sorted
+# elements at either side of its position (n - 1) q.
+QUANTILE = 0.9
+
+
+def _quantile_weights(x0, q):
+    """Per sorted position along the last axis, its weight in the q-quantile: JAX's
+    linear method, 1 - f at the floor of (n - 1) q and f at its ceiling (f the
+    fraction).  At q = 1/2 it is `median`'s midpoint of the middle two (f is 0 or 1/2)."""
+    n = x0.shape[-1]
+    position = q * (n - 1)
+    low = int(np.floor(position))
+    fraction = position - low
+    weights = np.zeros(n)
+    weights[low] += 1.0 - fraction
+    weights[min(low + 1, n - 1)] += fraction
+    return weights
+
+
+def _order_statistic(q):
+    """(jvp, vjp) of the q-quantile along the last axis at ties: the weights of the
+    sorted positions, applied to the tangents in stable sorted order."""
+    def jvp(x0, t0):
+        ordered = np.take_along_axis(np.broadcast_to(t0, x0.shape), _order(x0), axis=-1)
+        return (np.sum(ordered * _quantile_weights(x0, q), axis=-1),)
+
+    def vjp(x0, u):
+        return (_unsort(x0, u[..., None] * _quantile_weights(x0, q)),)
+    return jvp, vjp
+
+
+def _cumulative_others(x0):
+    """[..., j, i]: the partial of cumprod's j-th element by x0's i-th, the product of
+    the others up to j (0 for i > j); no division, so a zero is no NaN."""
+    n = x0.shape[-1]
+    rows = []
+    for j in range(n):
+        rows.append(np.stack([np.prod(np.where(np.arange(j + 1) == i, 1.0, x0[..., :j + 1]),
+                                      axis=-1) if i <= j else np.zeros(x0.shape[:-1])
+                              for i in range(n)], axis=-1))
+    return np.stack(rows, axis=-2)
+
+
 def _at_bounds(draw):
     """x0 on clip's bounds (each element on the lower or the upper one) where a drawn
     mask says, drawn elsewhere."""
@@ -192,12 +256,42 @@ CONVENTIONS: dict[str, Convention] = {row.name: row for row in [
         _quiet(lambda x0, u0, u1: (u0[..., None] * _chosen(x0, np.max)
                                    + u1[..., None] * _chosen(x0, np.min),))),
     Convention(
+        "ptp_tie", "reduction_tie_convention", "ptp over an axis at a tie",
+        "def f(x0):\n    return jnp.ptp(x0, axis=-1)\n", _tied_row,
+        _quiet(lambda x0: (np.ptp(x0, axis=-1),)),
+        _quiet(lambda x0, t0: (np.sum(t0 * (_chosen(x0, np.max) - _chosen(x0, np.min)),
+                                      axis=-1),)),
+        _quiet(lambda x0, u0: (u0[..., None] * (_chosen(x0, np.max) - _chosen(x0, np.min)),))),
+    Convention(
+        "sort_tie", "sort_tie_convention", "sort at a tie",
+        "def f(x0):\n    return jnp.sort(x0, axis=-1)\n", _tied_row,
+        _quiet(lambda x0: (np.sort(x0, axis=-1),)),
+        _quiet(lambda x0, t0: (np.take_along_axis(t0, _order(x0), axis=-1),)),
+        _quiet(lambda x0, u: (_unsort(x0, u),))),
+    Convention(
+        "median_tie", "sort_tie_convention", "median over an axis at a tie",
+        "def f(x0):\n    return jnp.median(x0, axis=-1)\n", _tied_row,
+        _quiet(lambda x0: (np.median(x0, axis=-1),)),
+        *(_quiet(rule) for rule in _order_statistic(0.5))),
+    Convention(
+        "quantile_tie", "sort_tie_convention", f"quantile {QUANTILE} over an axis at a tie",
+        f"def f(x0):\n    return jnp.quantile(x0, {QUANTILE}, axis=-1)\n", _tied_row,
+        _quiet(lambda x0: (np.quantile(x0, QUANTILE, axis=-1),)),
+        *(_quiet(rule) for rule in _order_statistic(QUANTILE))),
+    Convention(
         "prod_at_zero", None, "prod over an axis holding zeros",
         "def f(x0):\n    return jnp.prod(x0, axis=-1)\n",
         lambda draw: _at_zero(draw, shapes=ROWS),
         _quiet(lambda x0: (np.prod(x0, axis=-1),)),
         _quiet(lambda x0, t0: (np.sum(t0 * _others(x0), axis=-1),)),
         _quiet(lambda x0, u0: (u0[..., None] * _others(x0),))),
+    Convention(
+        "cumprod_at_zero", None, "cumprod along an axis holding zeros",
+        "def f(x0):\n    return jnp.cumprod(x0, axis=-1)\n",
+        lambda draw: _at_zero(draw, shapes=ROWS),
+        _quiet(lambda x0: (np.cumprod(x0, axis=-1),)),
+        _quiet(lambda x0, t0: (np.sum(_cumulative_others(x0) * t0[..., None, :], axis=-1),)),
+        _quiet(lambda x0, u: (np.sum(_cumulative_others(x0) * u[..., :, None], axis=-2),))),
     Convention(
         "clip_at_bounds", "clip_convention", "clip at its bounds",
         f"def f(x0):\n    return jnp.clip(x0, {CLIP_LO}, {CLIP_HI})\n", _at_bounds,
