@@ -162,6 +162,15 @@ def _staging(nodeid: str):
                  if row.prop.rpartition("/")[2] == f"{Path(path).name}::{test}"), None)
 
 
+# What Python itself raises for a mistake in the code it runs (a name, attribute,
+# key or index that is not there).  Anything else whose innermost Python frame is the
+# shim's came from the compiled extension that line calls (MLX's "[kron] Input arrays
+# cannot be empty", "JVP is not implemented for cumulative prod"): the system raised
+# it, unless the line is a `raise` of the shim's own.
+CODE_MISTAKES = frozenset({"TypeError", "AttributeError", "NameError", "UnboundLocalError",
+                           "KeyError", "IndexError"})
+
+
 def _in_shim(evidence: str, kind: str, sut: str) -> tuple[str, str] | None:
     """Where the shim's own code raised `kind`, by the report's innermost frames: the
     function and `path:line`, or None where the system's code (or no frame) did."""
@@ -171,8 +180,19 @@ def _in_shim(evidence: str, kind: str, sut: str) -> tuple[str, str] | None:
     for path, line, raised in _FRAME.findall(evidence):
         if raised == kind and (path.endswith(f"{module}.py")
                                or path.endswith(f"{module}/__init__.py")):
+            if kind not in CODE_MISTAKES and not _line_at(path, int(line)).startswith("raise"):
+                return None
             return _function_at(path, int(line)), f"{Path(path).name}:{line}"
     return None
+
+
+def _line_at(path: str, line: int) -> str:
+    """Line `line` of `path`, stripped, or "" if it cannot be read."""
+    try:
+        lines = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
 def _function_at(path: str, line: int) -> str:

@@ -174,6 +174,26 @@ def test_an_error_raised_in_the_shims_own_code_is_probably_the_shims_mapping(tmp
     assert "declare it in __sut_unsupported__: pad" in table.groups([verdict], sut="othershim")
 
 
+@pytest.mark.parametrize("kind, message, says", [
+    ("ValueError", "[kron] Input arrays cannot be empty.", "declare it in __sut_unsupported__"),
+    ("ValueError", "JVP is not implemented for cumulative prod.", "likely a defect"),
+])
+def test_an_error_a_compiled_extension_raises_through_the_shims_line_is_the_systems(
+        tmp_path, kind, message, says):
+    """The innermost Python frame of an error a compiled extension raises is the shim's
+    line that calls it; unless Python raised it for a mistake of that line (a name, an
+    attribute), it is the system's."""
+    shim = tmp_path / "myshim.py"
+    shim.write_text("import mlx.core as mx\n\n\ndef kron(a, b):\n    return mx.kron(a, b)\n")
+    evidence = f"{shim}:5: {kind}\nx.py:9: SutRaised"
+    verdict = _failed(_raise(kind, message, "kron, sum"), evidence=evidence)
+    text = table.groups([verdict], sut="myshim")
+    assert "probably the shim" not in text and says in text, text
+    mistaken = _failed(_raise("AttributeError", "module 'mlx.core' has no attribute 'kronn'",
+                              "kron, sum"), evidence=evidence.replace(kind, "AttributeError"))
+    assert "probably the shim's mapping of kron" in table.groups([mistaken], sut="myshim")
+
+
 @pytest.mark.parametrize("message", [
     "Differentiation rule for 'fmod' not implemented",
     "No gradient defined for operation 'FloorMod' (op type: FloorMod)",
