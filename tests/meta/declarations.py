@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FINDINGS = ROOT / "docs" / "findings"
 LACKS, RAISES, COMPUTES = "lacks", "raises", "computes"
 # A finding's id as a reason cites it: a capital letter and its number (A3, T25, M17).
-_CITED = re.compile(r"\b([A-Z]\d+)\b")
+_CITED = re.compile(r"\b([A-Z]+\d+)\b")
 
 
 class Lacking(Exception):
@@ -115,7 +115,7 @@ def reasons(path: Path) -> dict[str, str]:
 def headings(page: str) -> set[str]:
     """The finding ids of a page of `docs/findings/` (`### A3. ...`)."""
     text = (FINDINGS / page).read_text()
-    return set(re.findall(r"^#{2,4} +([A-Z]\d+)\. ", text, re.MULTILINE))
+    return set(re.findall(r"^#{2,4} +([A-Z]+\d+)\. ", text, re.MULTILINE))
 
 
 def cited(reason: str, page: str) -> list[str]:

@@ -23,7 +23,7 @@ PROPERTIES = _read("docs/properties.md")
 COMMAND = _read("docs/command.md")
 FINDINGS = ROOT / "docs" / "findings"
 # Each system's findings page, and the letter of its findings' ids.
-SYSTEMS = {"jax": "J", "autograd": "A", "torch_func": "T", "mlx": "M"}
+SYSTEMS = {"jax": "J", "autograd": "A", "torch_func": "T", "mlx": "M", "tensorflow": "TF"}
 
 
 def test_the_profiles_example_budgets_are_the_ones_it_names():
