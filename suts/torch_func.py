@@ -113,6 +113,7 @@ __sut_unsupported__ = frozenset({
     # at 0, sgn(0) (JAX's: 1).
     "clip_convention",
     "abs_at_zero",
+    "sort_tie_convention",  # torch.sort is unstable: from 17 tied elements their order changes
     # torch.func's reverse mode does not support saved tensor hooks, on which
     # torch.utils.checkpoint is built ("torch.func.{grad, vjp, jacrev, hessian}
     # don't yet support saved tensor hooks").
