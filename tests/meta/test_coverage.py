@@ -353,3 +353,13 @@ def test_each_pair_around_each_subject_is_reached_three_times_in_ci(subject, out
     wanted = {("pair", subject, outer, inner) for inner in inners}
     thin = {cell: reached[cell] for cell in wanted if reached[cell] < CI_EXAMPLES}
     assert not thin, f"{subject}: pairs reached fewer than {CI_EXAMPLES} times: {thin}"
+
+
+@pytest.mark.parametrize("op", sorted(cell_cases.SPECIALS))
+def test_a_special_points_test_reads_operands_that_do_not_broadcast(op):
+    """The coverage count asks each special point's test of every equation of its
+    operation in every program, whose operands need not broadcast as given (a batched
+    equation's, seen whole): the test says no, and never raises into the property."""
+    for special in cell_cases.specials(op):
+        operands = [np.ones((3, 3)), np.ones((2, 3))][:len(special.ranks)]
+        assert special.holds(operands, {"axis": -1}) in (True, False)
