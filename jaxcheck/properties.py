@@ -30,6 +30,7 @@ FAMILIES = {
     "test_identities.py": "Identities",
     "test_stacks.py": "Transformations of transformations",
     "test_jacobians.py": "Transformations of transformations",
+    "test_pairs.py": "Transformations of transformations",
     "test_jit.py": "jit",
     "test_vmap.py": "Batching (vmap)",
     "test_python_control_flow.py": "Python control flow",

@@ -76,8 +76,9 @@ SUMS = STAGING["grad_nonscalar_sum"]
 @pytest.mark.needs("grad")
 @given(data=st.data())
 def test_grad_of_a_non_scalar_output_raises(sut, reference, vocabulary, data):
-    """grad of a function whose output is not a scalar raises, eagerly or under jit;
-    an SUT that declares `grad_nonscalar_sum` returns grad of the output's sum instead."""
+    """grad of a function whose output is not a scalar raises, eagerly or under jit.
+
+    An SUT that declares `grad_nonscalar_sum` returns grad of the output's sum instead."""
     drawn = data.draw(non_scalar_cases(vocabulary), label="drawn")
     case, argnums = drawn
     outer = data.draw(supported(sut, ("eager", "jit")), label="around grad")

@@ -90,8 +90,9 @@ STAGED_VMAP = STAGING["vmap_stages_function"]
 @pytest.mark.needs("vmap")
 @given(data=st.data())
 def test_vmap_branches_on_an_unbatched_value(sut, reference, vocabulary, data):
-    """vmap of f that branches in Python on an unbatched value equals a loop over the batch;
-    an SUT that declares `vmap_stages_function` raises instead, and f runs eagerly."""
+    """vmap of f that branches in Python on an unbatched value equals a loop over the batch.
+
+    An SUT that declares `vmap_stages_function` raises instead, and f runs eagerly."""
     drawn = data.draw(vmap_control_cases(vocabulary), label="drawn")
     case, in_axes, out_axes, batched = drawn
     exp = _experiment(case, wrappers.vmap(case.program, in_axes, out_axes),
@@ -123,8 +124,9 @@ STAGED_IF = STAGING["jit_stages_control_flow"]
 @pytest.mark.needs("jit", "jit_staging")
 @given(data=st.data())
 def test_jit_refuses_a_python_branch_on_a_traced_value(sut, vocabulary, data):
-    """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead, or,
-    on an SUT that declares `jit_stages_control_flow`, take the same branches."""
+    """Eager f takes each branch (c0: then, c1: else); jit(f) must raise instead.
+
+    On an SUT that declares `jit_stages_control_flow`, jit(f) takes the same branches."""
     case = data.draw(control_cases(vocabulary, threshold_parameter=True), label="case")
     c_then, c_else = case.thresholds
     inputs = cases.inputs_of(case) | {"c0": np.asarray(c_then), "c1": np.asarray(c_else)}

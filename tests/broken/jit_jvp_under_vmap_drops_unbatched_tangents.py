@@ -8,8 +8,8 @@ tangent, even where the tangent itself is batched.  `jit` of a derivative,
 a derivative of `jit`, and `vmap` of anything without a jitted call inside
 the derivative are right.  JAX and refimpl pass every tangent on.
 
-Family: batching.  Smallest input: `vmap(lambda t: jvp(jit(numpy.sin), (1.0,), (t,))[1])(
-np.array([1.0, 2.0]))`.
+Family: batching.  Smallest input:
+`vmap(lambda t: jvp(jit(numpy.sin), (1.0,), (t,))[1])(np.array([1.0, 2.0]))`.
 """
 
 import refimpl
