@@ -98,6 +98,7 @@ PROVISIONAL_SECONDS = 1.0
 _RAN_OTHERWISE = ("FlakyStrategyDefinition", "FlakyFailure", "Flaky")
 _RAN_OTHERWISE_SAYS = ("the SUT failed an example, then did not do the same when Hypothesis ran "
                        "it again (the SUT is flaky; the first failure's reproducer is kept): ")
+_FIRST_FAILURE_SAYS = "\nThe first failure: "
 
 
 def pytest_addoption(parser):
@@ -140,6 +141,7 @@ class Tally:
     trouble: list[str] = field(default_factory=list)
     provisional: list[str] = field(default_factory=list)  # reproducers saved while shrinking
     provisional_at: float = 0.0
+    provisional_error: str = ""  # the error of the failing example saved last
 
     def record(self) -> dict:
         return {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
@@ -243,7 +245,7 @@ class Child:
             saved = list(dict.fromkeys(saved + tally.provisional))
         for old in set(tally.provisional) - set(saved):
             Path(old).unlink(missing_ok=True)
-        tally.provisional = saved
+        tally.provisional, tally.provisional_error = saved, error
         self.channel.send(FAILING, nodeid=tally.nodeid, error=error, reproducers=saved,
                           unsaved=unsaved, examples=tally.examples,
                           first_failure=tally.first_failure,
@@ -317,11 +319,14 @@ class Child:
 def _keep_first_failure(tally: Tally) -> None:
     """After a failing example was saved, Hypothesis's own error for an example that
     went otherwise when run again says so in the SUT's words and, naming no example
-    itself, keeps the saved one's reproducer."""
+    itself, keeps the saved one's reproducer and error: a known finding's signature
+    is searched in that error (a state-dependent defect of the SUT is often what
+    made it go otherwise, and its reproducer, run alone, may pass)."""
     for failure in tally.failures:
         if failure["error"].split(":", 1)[0] not in _RAN_OTHERWISE:
             continue
-        failure["error"] = _RAN_OTHERWISE_SAYS + failure["error"]
+        failure["error"] = (_RAN_OTHERWISE_SAYS + failure["error"]
+                            + _FIRST_FAILURE_SAYS + tally.provisional_error)
         if not failure["reproducers"] and not failure.get("unsaved"):
             failure["reproducers"] = list(tally.provisional)
     if tally.message.removeprefix("hypothesis.errors.").split(":", 1)[0] in _RAN_OTHERWISE:

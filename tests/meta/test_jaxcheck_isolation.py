@@ -61,7 +61,8 @@ def test_a_flaky_sut_keeps_the_reproducer_of_its_first_failure_and_is_named_flak
     fails earlier, so the property draws less): Hypothesis ends the property with
     an error of its own, which names no example.  The failing example saved when
     it was first met stays on disk and in the record, and the verdict says the
-    SUT did not do the same twice, not that jaxcheck's data generation varies."""
+    SUT did not do the same twice, not that jaxcheck's data generation varies, with
+    the first failure's own error, where a known finding's signature is searched."""
     run = jaxcheck("check", "--sut", "tests.shims.flaky_after_a_failure", "--profile", "triage",
                    "--only", "test_each_operand_rank_combination_under_every_mode[sin]",
                    "--out", str(tmp_path))
@@ -70,4 +71,6 @@ def test_a_flaky_sut_keeps_the_reproducer_of_its_first_failure_and_is_named_flak
     assert verdict["outcome"] == "failed", verdict
     assert "did not do the same when Hypothesis ran it again" in verdict["message"], verdict
     assert verdict["failures"] and all(f["reproducers"] for f in verdict["failures"]), verdict
+    assert all("The first failure: " in f["error"] and "jit call" in f["error"]
+               for f in verdict["failures"]), verdict
     assert all(Path(path).exists() for path in verdict["reproducers"]), verdict
