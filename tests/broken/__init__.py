@@ -22,9 +22,11 @@ from functools import partial
 from types import SimpleNamespace
 from typing import NamedTuple
 
+from refimpl import core
 from refimpl import numpy as refimpl_numpy
 from refimpl.core import Primitive, aval_of, bind
 from refimpl.pytree import argnums_tuple, tree_flatten, tree_unflatten
+from refimpl.staging import Staging
 from refimpl.vmap import FRONT_MOVES, defelementwise, front_batch, vmap_rules
 
 # The rule families a bug can live in, one vocabulary for every shim's FAMILY.
@@ -150,3 +152,14 @@ def each_derivative(result, argnums, depth: int, change):
         return tuple(nums[k // len(nums) ** d % len(nums)] for d in reversed(range(depth)))
 
     return tree_unflatten(tree, [change(leaf, positions(k)) for k, leaf in enumerate(leaves)])
+
+
+def staging() -> bool:
+    """A jit trace is beneath the current interpreter (a linearize trace is not one):
+    for the bugs that live only where a function is staged."""
+    interp = core.current
+    while interp is not None:
+        if type(interp) is Staging:
+            return True
+        interp = getattr(interp, "prev", None)
+    return False

@@ -34,8 +34,7 @@ from refimpl import (  # noqa: F401
 from refimpl.custom import custom_jvp_p
 from refimpl.jit import call_jvp, jit_p
 from refimpl.jvp import jvp_rules
-from refimpl.staging import Staging
-from tests.broken import Witness
+from tests.broken import Witness, staging
 
 FAMILY = "custom_rule"
 WITNESS = Witness("jit(grad((lambda f: (f.defjvp(lambda p, t: jvp(numpy.sin, p, t)), f)[1])("
@@ -44,16 +43,6 @@ WITNESS = Witness("jit(grad((lambda f: (f.defjvp(lambda p, t: jvp(numpy.sin, p, 
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 _right = jvp_rules[custom_jvp_p]
-
-
-def staging() -> bool:
-    """A jit trace is beneath the current interpreter (a linearize trace is not one)."""
-    interp = core.current
-    while interp is not None:
-        if type(interp) is Staging:
-            return True
-        interp = getattr(interp, "prev", None)
-    return False
 
 
 def _rule_unless_staged(primals, tangents, *, jaxpr, rule, num_consts, name):

@@ -32,9 +32,8 @@ from refimpl import (  # noqa: F401
     vmap,
 )
 from refimpl.control import scan_p
-from refimpl.staging import Staging
 from refimpl.transpose import transpose_rules
-from tests.broken import Witness
+from tests.broken import Witness, staging
 
 FAMILY = "construct"
 WITNESS = Witness("jit(grad(lambda xs: numpy.sum(lax.scan(lambda c, x: (c + x, c * x), 1.0, "
@@ -43,16 +42,6 @@ WITNESS = Witness("jit(grad(lambda xs: numpy.sum(lax.scan(lambda c, x: (c + x, c
 __version__ = f"refimpl {refimpl.__version__}, deliberately broken"
 
 _right = transpose_rules[scan_p]
-
-
-def staging() -> bool:
-    """A jit trace is beneath the current interpreter (a linearize trace is not one)."""
-    interp = core.current
-    while interp is not None:
-        if type(interp) is Staging:
-            return True
-        interp = getattr(interp, "prev", None)
-    return False
 
 
 def _transpose(cts, *args, num_consts, num_carry, **params):
