@@ -29,7 +29,10 @@ How the contract maps onto autograd 1.9:
 * `custom_jvp`, `custom_vjp`: autograd's user-defined rules, a function made an
   `autograd.extend.primitive` with `defjvp_argnums` and `defvjp_argnums`.
   `checkpoint` is `autograd.checkpoint`, declared unsupported (A15).
-* `numpy`: `autograd.numpy`, whose functions have NumPy's signatures.
+* `numpy`: `autograd.numpy`, whose functions have NumPy's signatures.  Its
+  `sort` rule indexes by `np.argsort`'s default quicksort, which is not
+  stable and can reorder a tie of 5 elements or more: `sort_tie_convention`
+  is declared.
 * `lax`: `cond`, `fori_loop`, `scan` and `while_loop` written as Python
   control flow on concrete values, which autograd differentiates through like
   any Python code, in both modes, reverse mode through `while_loop` included;

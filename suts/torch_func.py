@@ -24,7 +24,8 @@ differentiation or batching of its own, so what the suite finds is torch's.
   `sum(x, axis=())` sums nothing (torch's `dim=()` sums everything),
   `transpose(x)` reverses the axes, `dot` is NumPy's dot (a tensordot over
   the last axis of `a` and the second-to-last of `b`), `expand_dims` takes a
-  tuple of axes.
+  tuple of axes.  `sort` is `torch.sort`, which is not stable: it can reorder a
+  tie of 17 elements or more, so `sort_tie_convention` is declared.
 * `lax.cond` is `torch.cond` where it works, Python control flow elsewhere
   (measured on this machine, torch 2.13.0+cpu; reproducers in
   docs/findings/torch_func.md, T1-T2):
