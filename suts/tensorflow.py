@@ -21,9 +21,11 @@ TensorFlow's.
   key what they watch by the tensor's identity: the same array passed as two
   arguments would be one source, each given the other's gradient too, so
   each argument leaf is a tensor of its own (`tf.identity`).  A gradient of a
-  gather is an `IndexedSlices`, densified.  `grad` of a non-scalar output
-  returns the gradient of its sum, TensorFlow's documented behaviour, where
-  JAX raises.
+  gather is an `IndexedSlices`, densified where the shim returns it (one
+  that meets a gradient function's `*` inside TensorFlow raises there under
+  NumPy behaviour, before the shim sees it: TF19).  `grad` of a non-scalar
+  output returns the gradient of its sum, TensorFlow's documented behaviour,
+  where JAX raises.
 * `vmap` is `tf.vectorized_map` over the batched arguments (their axis moved
   first; unbatched ones are closed over), the result's axis moved to
   `out_axes`.  It converts the function to a graph once (pfor), so a Python
@@ -40,8 +42,10 @@ TensorFlow's.
   conditional), `fori_loop` and `while_loop` `tf.while_loop` (the index of
   fori_loop given in the carry's float dtype: JAX promotes its int32 index
   with float32 to float32, NumPy's rules, which TensorFlow's follow, to
-  float64), `scan` `tf.scan`, whose step returns the new carry and a row of
-  `ys` together (one extra call of the step gives the row's shape).
+  float64; fori_loop's trip count, fixed by its int bounds, given as
+  `maximum_iterations`, which XLA needs to differentiate it), `scan`
+  `tf.scan`, whose step returns the new carry and a row of `ys` together
+  (one extra call of the step gives the row's shape).
 * `custom_jvp` and `custom_vjp` are `tf.custom_gradient`: a custom_vjp's
   gradient function is `bwd`; a custom_jvp's is the rule transposed (the VJP
   of `t -> rule(primals, t)[1]`, linear in `t`), since TensorFlow has
@@ -609,12 +613,16 @@ class _Lax:
 
     @staticmethod
     def fori_loop(lower, upper, body_fun, init_val):
+        """A tf.while_loop told its trip count (`maximum_iterations`), which the
+        bounds, Python ints, fix: XLA needs it to differentiate the loop in reverse
+        mode (TF11), as JAX's fori_loop with static bounds can be."""
+        lower, upper = int(lower), int(upper)
         value = _inputs(init_val)
         dtype = _float_dtype(value)
         _, result = tf.while_loop(
             lambda i, v: i < upper,
             lambda i, v: (i + 1, _results(body_fun(tf.cast(i, dtype), v))),
-            (tf.constant(int(lower)), value))
+            (tf.constant(lower), value), maximum_iterations=max(upper - lower, 0))
         return result
 
     @staticmethod
