@@ -20,7 +20,8 @@ of a cell in a regime, with inputs made so that the cell can always be built:
   and square where the operands must contract, or each drawn alone where
   the operands share no dim (`convolve`'s vectors), or the second shorter
   than the first along some axes where it is written inside it (an update,
-  which can then start past 0), as the builder's `shapes` says;
+  which can then start past 0), or with size-1 axes where the operation drops
+  or stretches them (`squeeze`, `broadcast_to`), as the builder's `shapes` says;
   the simplest draw, a row's first example, is 2 x 3 x 2 (vectors of 2 and
   3 apart), so its matrices are not square;
 * a cell of two arrays reads both (`Scope.meets`): one array read twice
@@ -63,7 +64,7 @@ from hypothesis.extra import numpy as hnp
 from strategies.language.equations import Scope
 from strategies.language.inputs import moved_by_place
 from strategies.language.ir import Var, prune
-from strategies.language.operands import APART, INSIDE, SQUARE, Regime
+from strategies.language.operands import APART, INSIDE, ONES, SQUARE, Regime
 from strategies.language.opspec import OPS
 from strategies.language.shapes import check_type
 from strategies.language.table import LANGUAGE
@@ -135,6 +136,10 @@ def _shapes(draw, op: str, ranks: tuple[str, ...]) -> list[tuple[int, ...]]:
                 for i, rank in enumerate(arrays)]
     if OPS[op].build.shapes == SQUARE:  # every rank pair contracts
         base = (draw(st.integers(2, 3), label="size"),) * 3
+    elif OPS[op].build.shapes == ONES:  # size-1 axes at the back, and at rank 3's front
+        # d up to 4: rank 3's (1, d, 1) has d elements only, and of 3 examples at d of
+        # 2 or 3 two drew one input for squeeze's tuple of axes.
+        base = (1, draw(st.integers(2, 4), label="size"), 1)
     else:
         base = tuple(2 + (draw(st.integers(0, 1), label=f"dim {k}") + k) % 2 for k in range(3))
     shapes = [base[3 - rank:] for rank in arrays]

@@ -131,8 +131,10 @@ def _contracts(a: str, b: str) -> bool:
 # pair broadcasts; square, where a dim of one operand contracts with one of the
 # other; apart, each drawn alone, where they share no dim (`convolve`'s vectors,
 # of any two lengths); or inside, the second of the first's rank and shorter along
-# some axes (an update written into a bigger operand, at a start index past 0).
-SUFFIXES, SQUARE, APART, INSIDE = "suffixes", "square", "apart", "inside"
+# some axes (an update written into a bigger operand, at a start index past 0); or
+# ones, suffixes of (1, d, 1), a size-1 axis at the back of every rank from 1 and at
+# both ends of rank 3 (what `squeeze` drops and `broadcast_to` stretches).
+SUFFIXES, SQUARE, APART, INSIDE, ONES = "suffixes", "square", "apart", "inside", "ones"
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,7 @@ class Builder:
       `cell_cases` builds each regime in every example of the row, as each rank
       combination; `()` for a builder whose parameters choose no formula.
     * ``shapes``: how `cell_cases` shapes a cell's operands (`SUFFIXES`, `SQUARE`,
-      `APART`, `INSIDE`).
+      `APART`, `INSIDE`, `ONES`).
     """
 
     draw_operands: Callable
@@ -417,12 +419,30 @@ def _factorizations(size, rank):
 
 @cache
 def _reshapes(shape):
+    """reshape's target: every other shape of the operand's size, each also with its
+    first dim left to NumPy (-1), where the size is not 0 (which leaves -1 open)."""
     size = int(np.prod(shape, dtype=int))
-    targets = [t for rank in range(MAX_RANK + 1) for t in _factorizations(size, rank)]
-    return [{"shape": t} for t in targets if t != shape]
+    targets = [t for rank in range(MAX_RANK + 1) for t in _factorizations(size, rank)
+               if t != shape]
+    inferred = [(-1, *t[1:]) for t in targets if t and size]
+    return [{"shape": t} for t in targets + inferred]
 
 
-@builder(each(RANKS))
+def _target_rank(compare: Callable[[int, int], bool]) -> Callable[[tuple, dict], bool]:
+    """The target names every dim (no -1) and its rank compares so with the operand's."""
+    return lambda s, p: -1 not in p["shape"] and compare(len(p["shape"]), len(s[0]))
+
+
+# reshape's regimes: to a higher rank, to a lower one (every dim given), and a dim left
+# to be inferred, which a rule that reads the target as the result's shape gets wrong.
+RESHAPE_REGIMES = (
+    Regime("rank up", _target_rank(lambda new, old: new > old),
+           lambda ranks: int(ranks[0]) < MAX_RANK),
+    Regime("rank down", _target_rank(lambda new, old: new < old), _rank_at_least(2)),
+    Regime("a -1 in the target", _param("shape", lambda shape: -1 in shape)))
+
+
+@builder(each(RANKS), regimes=RESHAPE_REGIMES)
 def reshape_target(draw, scope, spec):
     return _with_params(draw, scope, spec, _reshapes)
 
@@ -436,7 +456,21 @@ def _broadcasts_of(shape):
     return [{"shape": t} for t in targets if t != shape]
 
 
-@builder(each(RANKS))
+def _stretches(shapes, params) -> bool:
+    """Some size-1 axis of the operand is longer in the target (its trailing dims)."""
+    shape, target = shapes[0], params["shape"]
+    return any(d == 1 and n > 1 for d, n in zip(shape, target[len(target) - len(shape):]))
+
+
+# broadcast_to's regimes: copies along a new leading axis, and along a size-1 axis
+# stretched (its transpose sums over an axis it keeps, as size 1).
+BROADCAST_REGIMES = (
+    Regime("a new leading axis", lambda s, p: len(p["shape"]) > len(s[0]),
+           lambda ranks: int(ranks[0]) < MAX_RANK),
+    Regime("a size-1 axis stretched", _stretches, _rank_at_least(1)))
+
+
+@builder(each(RANKS), regimes=BROADCAST_REGIMES, shapes=ONES)
 def broadcast_target(draw, scope, spec):
     return _with_params(draw, scope, spec, _broadcasts_of)
 
@@ -498,30 +532,40 @@ def dot_pair(draw, scope, spec):
     return _contraction(draw, scope, spec, dot_shape)
 
 
-@builder(pairs(VALUES))  # the two selected values, one a variable at least
-def where_operands(draw, scope, spec):
-    """`where(a > b, c, d)`: b away from a by KINK_MARGIN, so the predicate is stable;
-    c or d a variable, since a `where` of two Python scalars is float64 whatever
-    its predicate (they are weak, in JAX as in NumPy), which would turn a
-    float32 program float64 there (and its derivative is 0)."""
+# where's comparisons, each its own primitive (`gt`, `lt`).
+COMPARISONS = ("greater", "less")
 
-    cmp = choose(draw, ["greater", "less"])
+
+# where's regimes: the comparison its predicate makes.
+WHERE_REGIMES = tuple(Regime(name, _param("cmp", lambda c, cmp=cmp: c == cmp))
+                      for name, cmp in zip(("a > b", "a < b"), COMPARISONS))
+
+
+@builder(pairs(VALUES), regimes=WHERE_REGIMES)  # the two selected values, one a variable
+def where_operands(draw, scope, spec):
+    """`where(a > b, c, d)` or `where(a < b, c, d)`: b away from a by KINK_MARGIN, so
+    the predicate is stable; c or d a variable, since a `where` of two Python
+    scalars is float64 whatever its predicate (they are weak, in JAX as in NumPy),
+    which would turn a float32 program float64 there (and its derivative is 0).
+    The comparison is drawn with the selected values, so that a regime of it
+    steers the last choice only."""
 
     def separated(pair):
-        return _broadcasts(*pair) and _in_domain(scope, spec, (*pair, 0.0, 0.0), {"cmp": cmp})
+        return _broadcasts(*pair) and _in_domain(scope, spec, (*pair, 0.0, 0.0),
+                                                 {"cmp": COMPARISONS[0]})
 
     predicate = pick(draw, [(a, b) for a in scope.firsts for b in scope.partners()], separated)
     if predicate is None:
         return None
-    branches = [(c, d) for c in scope.partners() for d in scope.partners()
-                if not (isinstance(c, float) and isinstance(d, float))]
+    branches = [(c, d, cmp) for c in scope.partners() for d in scope.partners()
+                if not (isinstance(c, float) and isinstance(d, float)) for cmp in COMPARISONS]
 
     def valid(branch):
-        args = (*predicate, *branch)
-        return _broadcasts(*args) and scope.fits(spec, args, {"cmp": cmp})
+        args = (*predicate, *branch[:2])
+        return _broadcasts(*args) and scope.fits(spec, args, {"cmp": branch[2]})
 
     branch = pick(draw, branches, valid)
-    return None if branch is None else ((*predicate, *branch), {"cmp": cmp})
+    return None if branch is None else ((*predicate, *branch[:2]), {"cmp": branch[2]})
 
 
 @builder(each(RANKS[1:]), regimes=axis_regimes()[1:])
@@ -550,14 +594,14 @@ def _same_but_along(a, b, axis):
     return len(a) == len(b) and all(m == n for i, (m, n) in enumerate(zip(a, b)) if i != axis)
 
 
-def _one_operand(choices, ranks, regimes=()) -> Builder:
+def _one_operand(choices, ranks, regimes=(), shapes=SUFFIXES) -> Builder:
     """A builder of one variable, of `ranks`, and a parameter dict from `choices(shape)`,
-    whose parameters choose between `regimes`."""
+    whose parameters choose between `regimes` (a cell's operands shaped as `shapes` says)."""
     def build(draw, scope, spec):
         return _with_params(draw, scope, spec, choices)
     build.__name__ = choices.__name__.lstrip("_")
     build.__doc__ = choices.__doc__
-    return Builder(build, ranks, regimes)
+    return Builder(build, ranks, regimes, shapes)
 
 
 def _axes_and_none(rank):
@@ -566,10 +610,27 @@ def _axes_and_none(rank):
 
 @cache
 def _squeeze_axes(shape):
-    """squeeze's `axis`: None (every size-1 axis, or none), each size-1 axis, all of them."""
+    """squeeze's `axis`: None (every size-1 axis, or none), each size-1 axis counted
+    from the front and from the back, all of them."""
     ones = tuple(i for i, d in enumerate(shape) if d == 1)
     return [{"axis": None}] + [{"axis": a} for a in ones] + (
+        [{"axis": a - len(shape)} for a in ones]) + (
         [{"axis": ones}] if len(ones) > 1 else [])
+
+
+def _drops(kind: str) -> Callable[[tuple, dict], bool]:
+    """squeeze's axis is of `kind` (`_axis_kind`) and the operand has a size-1 axis to
+    drop (squeezing none is the identity)."""
+    return lambda s, p: _axis_kind(p["axis"]) == kind and 1 in s[0]
+
+
+# squeeze's regimes, on a cell's operands (`ONES`): every size-1 axis, one counted from
+# the front or the back, two at once (rank 3's ends).
+SQUEEZE_REGIMES = (
+    Regime("every size-1 axis (None)", _drops("None"), _rank_at_least(1)),
+    Regime("an axis", _drops("front"), _rank_at_least(1)),
+    Regime("a negative axis", _drops("back"), _rank_at_least(1)),
+    Regime("a tuple of axes", _drops("several"), _rank_at_least(3)))
 
 
 @cache
@@ -703,9 +764,7 @@ def _deviation_axes(shape):
 
 deviation_axes = _one_operand(_deviation_axes, each(RANKS[1:]),
                               axis_regimes(tuples=True, kept="keepdims"))
-# squeeze's axes name size-1 axes, which a cell's shapes (dims 2 and 3) have none of:
-# its one formula there is the identity, so no regimes.
-squeeze_axes = _one_operand(_squeeze_axes, each(RANKS))
+squeeze_axes = _one_operand(_squeeze_axes, each(RANKS), SQUEEZE_REGIMES, ONES)
 rolls = _one_operand(_rolls, each(RANKS), ROLL_REGIMES)
 tilings = _one_operand(_tilings, each(RANKS), TILE_REGIMES)
 repeats = _one_operand(_repeats, each(RANKS), axis_regimes())
@@ -825,44 +884,104 @@ def tensordot_pair(draw, scope, spec):
 _LETTERS = "abcdef"
 
 
-def _einsum_subscripts(draw, operands) -> str:
-    """Subscripts for one operand or two: each axis of y a new letter or one of x's of
-    its size (shrinks to new); the output some letters, at most MAX_RANK, in a drawn
-    order (shrinks to none: everything summed)."""
-    x = operands[0].shape
-    inputs, used = [_LETTERS[:len(x)]], len(x)
-    if len(operands) == 2:
-        letters = ""
-        for size in operands[1].shape:
-            shared = [c for c, d in zip(inputs[0], x) if d == size and c not in letters]
-            k = index(draw, len(shared) + 1, label="einsum letter")
-            letters += shared[k - 1] if k else _LETTERS[used]
-            used += not k
-        inputs.append(letters)
-    every = list(dict.fromkeys("".join(inputs)))
-    kept = [c for c in every if draw(st.booleans(), label=f"einsum keeps {c}")][:MAX_RANK]
-    output = draw(st.permutations(kept), label="einsum output order")
-    return f"{','.join(inputs)}->{''.join(output)}"
+@cache
+def _einsum_inputs(x: tuple[int, ...], y: tuple[int, ...] | None) -> list[str]:
+    """The operands' subscripts: x's axes the first letters in order, each axis of y
+    a new letter or one of x's of its size that y has not taken yet; every axis of y
+    new first, then each sharing in turn."""
+    first = _LETTERS[:len(x)]
+    if y is None:
+        return [first]
+    found = []
+
+    def extend(letters: str, used: int) -> None:
+        if len(letters) == len(y):
+            found.append(f"{first},{letters}")
+            return
+        extend(letters + _LETTERS[used], used + 1)
+        for c, d in zip(first, x):
+            if d == y[len(letters)] and c not in letters:
+                extend(letters + c, used)
+
+    extend("", len(x))
+    return found
 
 
-@builder(each(RANKS) + pairs(RANKS), shapes=SQUARE)
+def _letters(inputs: str) -> list[str]:
+    """The letters of an einsum's inputs, in the order they first appear."""
+    return list(dict.fromkeys(inputs.replace(",", "")))
+
+
+@cache
+def _einsum_outputs(inputs: str) -> list[str]:
+    """The outputs: at most MAX_RANK of the inputs' letters, in each order; none
+    (every product summed) first."""
+    letters = _letters(inputs)
+    return ["".join(p) for k in range(min(len(letters), MAX_RANK) + 1)
+            for p in itertools.permutations(letters, k)]
+
+
+def _probes(inputs: str) -> list[str]:
+    """An output that sums everything and one that transposes two letters: between them
+    they put inputs in each regime the inputs admit (`EINSUM_REGIMES`)."""
+    letters = _letters(inputs)
+    return [f"{inputs}->"] + ([f"{inputs}->{letters[1]}{letters[0]}"] if len(letters) > 1
+                              else [])
+
+
+def _subscripts(test: Callable[[list[str], str], bool]) -> Callable[[tuple, dict], bool]:
+    """`test(inputs, output)` of the subscripts, the inputs one string per operand."""
+    def admits(shapes, params):
+        inputs, output = params["subscripts"].split("->")
+        return test(inputs.split(","), output)
+    return admits
+
+
+def _two_arrays(ranks: tuple[str, ...]) -> bool:
+    return len(ranks) == 2 and min(map(int, ranks)) >= 1
+
+
+# einsum's regimes: a letter of both operands summed (a contraction), none shared (an
+# outer product, each operand's letters apart), and an output in another order than
+# its letters first appear (a transpose: einsum's last step, and its transpose's first).
+EINSUM_REGIMES = (
+    Regime("a shared index summed (a contraction)", _subscripts(
+        lambda ins, out: len(ins) == 2 and any(c in ins[1] and c not in out for c in ins[0])),
+        _two_arrays),
+    Regime("no shared index (an outer product)", _subscripts(
+        lambda ins, out: len(ins) == 2 and all(ins) and not set(ins[0]) & set(ins[1])),
+        _two_arrays),
+    Regime("the output transposed", _subscripts(
+        lambda ins, out: list(out) != [c for c in _letters(",".join(ins)) if c in out]),
+        lambda ranks: sum(map(int, ranks)) >= 2))
+
+
+@builder(each(RANKS) + pairs(RANKS), shapes=SQUARE, regimes=EINSUM_REGIMES)
 def einsum_operands(draw, scope, spec):
-    """`einsum(subscripts, x)` or `einsum(subscripts, x, y)`: the operands first (any
-    variable, or two), then their subscripts; None where those do not fit."""
+    """`einsum(subscripts, x)` or `einsum(subscripts, x, y)`: the operands (any variable,
+    or two), then their inputs' subscripts (`_einsum_inputs`), then the output
+    (`_einsum_outputs`), each the first from a drawn start that some output fits
+    (`_probes`): the simplest draw, every letter new and none kept, sums every
+    product, valid for any operands."""
+
+    def inputs_of(args):
+        return _einsum_inputs(args[0].shape, args[1].shape if len(args) == 2 else None)
+
+    def probed(args, inputs):
+        return any(scope.fits(spec, args, {"subscripts": s}) for s in _probes(inputs))
+
+    def valid(args):  # all letters new, or the first sharing: every regime's inputs
+        options = inputs_of(args)
+        return any(probed(args, inputs) for inputs in options[:2])
+
     options = [(x,) for x in scope.firsts] + [(x, y) for x in scope.firsts for y in scope.vars]
-    args = pick(draw, options, lambda o: scope.fits(spec, o, {"subscripts": _summed(o)}))
+    args = pick(draw, options, valid)
     if args is None:
         return None
-    params = {"subscripts": _einsum_subscripts(draw, args)}
-    return (args, params) if scope.fits(spec, args, params) else None
-
-
-def _summed(operands) -> str:
-    """The subscripts that sum every product (`ab,cd->`): valid for any operands."""
-    x = len(operands[0].shape)
-    y = len(operands[1].shape) if len(operands) == 2 else None
-    letters = [_LETTERS[:x]] + ([] if y is None else [_LETTERS[x:x + y]])
-    return ",".join(letters) + "->"
+    inputs = pick(draw, inputs_of(args), lambda inputs: probed(args, inputs))
+    output = pick(draw, _einsum_outputs(inputs),
+                  lambda output: scope.fits(spec, args, {"subscripts": f"{inputs}->{output}"}))
+    return args, {"subscripts": f"{inputs}->{output}"}
 
 
 # take's indices: how many (a gather may repeat an index or leave one out).
@@ -874,20 +993,38 @@ def _taking(shape):
     return [None, *range(len(shape))] + ([-1] if shape else [])
 
 
-@builder(each(RANKS), regimes=axis_regimes())
+def _repeated(indices) -> bool:
+    return len(set(indices)) < len(indices)
+
+
+# take's regimes: each kind of axis, and indices all distinct or one of them repeated
+# (where the transpose, a scatter, must add the cotangents that meet).
+TAKE_REGIMES = axis_regimes() + (
+    Regime("an index repeated", _param("indices", _repeated)),
+    Regime("distinct indices", _param("indices", lambda indices: not _repeated(indices))))
+
+
+@builder(each(RANKS), regimes=TAKE_REGIMES)
 def take_indices(draw, scope, spec):
     """`take(x, indices, axis)`: a vector of 1 to MAX_TAKEN indices into x's `axis`
-    (None: the flattened x), repeats allowed (a gather's transpose adds them)."""
-    options = [(x, axis) for x in scope.firsts for axis in _taking(x.shape)
-               if (int(np.prod(x.shape)) if axis is None else x.shape[axis]) > 0]
-    option = pick(draw, options, lambda o: scope.fits(spec, (o[0],), {"indices": (0,),
-                                                                       "axis": o[1]}))
+    (None: the flattened x), all distinct or one repeated (a gather's transpose adds
+    the repeats); which of the two is chosen with x and the axis, so that a regime
+    of either steers that choice (`fits` sees (0,) or (0, 0) for it)."""
+    options = [(x, axis, repeats) for x in scope.firsts for axis in _taking(x.shape)
+               if (int(np.prod(x.shape)) if axis is None else x.shape[axis]) > 0
+               for repeats in (False, True)]
+    option = pick(draw, options, lambda o: scope.fits(spec, (o[0],), {
+        "indices": (0, 0) if o[2] else (0,), "axis": o[1]}))
     if option is None:
         return None
-    x, axis = option
+    x, axis, repeats = option
     n = int(np.prod(x.shape)) if axis is None else x.shape[axis]
-    indices = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=MAX_TAKEN),
+    indices = draw(st.lists(st.integers(0, n - 1), min_size=1, unique=not repeats,
+                            max_size=MAX_TAKEN - 1 if repeats else min(n, MAX_TAKEN)),
                    label="take's indices")
+    if repeats:  # one of them again, at a drawn place
+        again = indices[index(draw, len(indices), label="take's repeated index")]
+        indices.insert(index(draw, len(indices) + 1, label="where it repeats"), again)
     params = {"indices": tuple(indices), "axis": axis}
     return ((x,), params) if scope.fits(spec, (x,), params) else None
 
