@@ -320,6 +320,7 @@ CATCHES = [
                        ("einsum_output_in_letter_order", "einsum"),
                        ("sort_tangent_left_unsorted", "sort"),
                        ("take_transpose_drops_repeats", "take"),
+                       ("squeeze_negative_axis_from_the_front", "squeeze"),
                        ("vmap_gather_indices_of_the_first", "argmax"),
                        ("update_slice_keeps_the_overwritten_tangent", "dynamic_update_slice"),
                        ("median_takes_the_lower_middle", "median"),
