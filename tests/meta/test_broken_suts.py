@@ -134,10 +134,12 @@ CATCHES = [
           test_stacks.test_stack_layers_match_their_meaning_and_reference),
     # catch's draws pass (the rule is lost only under a vmap that a derivative then
     # crosses); thorough's seeds 1 and 2 find it in 37 and 49 s, 3 in 2 s.  Seed 0
-    # found it in 29 s until argmax joined the language, then kept 6 equations.
+    # found it in 29 s until argmax joined the language, then kept 6 equations; seed 3
+    # kept 4 once where, take and einsum drew their parameters for their regimes, and
+    # seed 1 4, where seed 2 keeps 1 (the row: 24 s).
     Catch("tests.broken.custom_jvp_rule_lost_under_vmap",
           test_stacks.test_stack_layers_match_their_meaning_and_reference,
-          options=("--hypothesis-profile=thorough", "--hypothesis-seed=3")),
+          options=("--hypothesis-profile=thorough", "--hypothesis-seed=2")),
     Catch("tests.broken.maximum_tangent_by_tangents",
           test_identities.test_jvp_is_linear_in_the_tangent),
     Catch("tests.broken.vmap_axis_one_as_zero",
