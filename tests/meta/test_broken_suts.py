@@ -140,8 +140,12 @@ CATCHES = [
     Catch("tests.broken.custom_jvp_rule_lost_under_vmap",
           test_stacks.test_stack_layers_match_their_meaning_and_reference,
           options=("--hypothesis-profile=thorough", "--hypothesis-seed=2")),
+    # catch's draws meet maximum (one name of 117) late: the row took 64 s, and 196 s
+    # once the regimes moved the draws; thorough's seeds 0 to 5 find it in 1 to 12 s
+    # (seed 2: 1 s).
     Catch("tests.broken.maximum_tangent_by_tangents",
-          test_identities.test_jvp_is_linear_in_the_tangent),
+          test_identities.test_jvp_is_linear_in_the_tangent,
+          options=("--hypothesis-profile=thorough", "--hypothesis-seed=2")),
     Catch("tests.broken.vmap_axis_one_as_zero",
           test_identities.test_vmap_of_grad_is_grad_per_example),
     Catch("tests.broken.vjp_reversed_cotangents",
@@ -155,8 +159,15 @@ CATCHES = [
             test_jacobians.test_jacobians_and_linearize_match_their_meaning_and_reference,
             shrinks=BOUNDED)
       for shim in ("jacrev_rows_as_columns", "jacfwd_nests_argnums_outside",
-                   "hessian_output_axes_last", "linearize_drops_later_tangents",
-                   "jacfwd_basis_in_column_major_order", "hessian_cross_blocks_zero")],
+                   "linearize_drops_later_tangents", "jacfwd_basis_in_column_major_order")],
+    # The two Hessian shims: catch's draws find each in 12 s, and their reproducers then
+    # shrank for 30 to 40 s; thorough's seeds find them in 1 to 23 s (output axes last:
+    # seeds 0 to 3 in 1, 15, 8 and 7 s; cross blocks zero: 0 and 1 in 23 and 4 s).
+    *[Catch(f"tests.broken.{shim}",
+            test_jacobians.test_jacobians_and_linearize_match_their_meaning_and_reference,
+            options=("--hypothesis-profile=thorough", f"--hypothesis-seed={seed}"),
+            shrinks=BOUNDED)
+      for shim, seed in (("hessian_output_axes_last", 0), ("hessian_cross_blocks_zero", 1))],
     # One transformed function called again: a stack is called at a second point drawn
     # apart from its first (oracles/stack_layers.py, check_reuse), a construct's gradient
     # function at two input sets (tests/test_cells.py); each shim keeps something of the
@@ -510,9 +521,12 @@ def test_broken_sut_is_caught_with_a_small_reproducer(row: Catch):
 # seed 1 ten (23 s); with 100 operations seeds 1 and 2 passed all 100 (221 and 178
 # s), seeds 3, 4 and 5 found it in 37, 14 and 18 s.  With 116 operations seed 0
 # took 145 s for jvp and 81 s for grad; jvp's seeds 1, 2 and 3 take 5, 8 and 11 s,
-# grad's 20, 7 and 30 s.
+# grad's 20, 7 and 30 s; once the per-operation regimes moved the draws, grad's seed 2
+# took 57 s, 3 23 s, 5 53 s, and 4 passed all 100 (91 s).  (A wrong sin is often
+# masked: a later equation of zero derivative, floor or sign, cuts every tangent
+# before it.)
 LONG_PROGRAMS = {test_long_programs.test_jvp_of_long_programs: 1,
-                 test_long_programs.test_grad_of_long_programs: 2,
+                 test_long_programs.test_grad_of_long_programs: 3,
                  test_long_programs.test_grad_of_heavily_shared_programs: 4}
 
 
