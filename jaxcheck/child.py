@@ -325,8 +325,8 @@ def _keep_first_failure(tally: Tally) -> None:
     for failure in tally.failures:
         if failure["error"].split(":", 1)[0] not in _RAN_OTHERWISE:
             continue
-        failure["error"] = (_RAN_OTHERWISE_SAYS + failure["error"]
-                            + _FIRST_FAILURE_SAYS + tally.provisional_error)
+        first = _FIRST_FAILURE_SAYS + tally.provisional_error if tally.provisional_error else ""
+        failure["error"] = _RAN_OTHERWISE_SAYS + failure["error"] + first
         if not failure["reproducers"] and not failure.get("unsaved"):
             failure["reproducers"] = list(tally.provisional)
     if tally.message.removeprefix("hypothesis.errors.").split(":", 1)[0] in _RAN_OTHERWISE:
