@@ -67,6 +67,7 @@ from tests import (
     test_value,
     test_vmap,
 )
+from tests.meta import warm
 from tests.meta.test_broken_witnesses import SHIMS
 from tests.meta.test_cost_catches import DENSE_JACOBIAN, PER_ELEMENT, WITHOUT_SHARING
 
@@ -427,13 +428,13 @@ def run_property(shim: str, prop, *options: str, param: str = "", shrinks: int |
     """`pytest <property> --sut <shim> --hypothesis-profile=catch` in a child process
     (`options` come last, so they may name another profile), stopping after
     `shrinks` successful shrinks if given, or once a failure's program has at
-    most `goal` equations."""
+    most `goal` equations.  The child is forked from a warm interpreter
+    (tests/meta/warm.py): a fresh one spent about half of a short row importing."""
     bound = [f"--max-shrinks={shrinks}"] if shrinks is not None else []
     bound += [f"--shrink-goal={goal}"] if goal is not None else []
-    command = [sys.executable, "-m", "pytest", node_id(prop, param), "-q", "-p",
-               "no:cacheprovider", "-W", "ignore", f"--sut={shim}", "--hypothesis-profile=catch",
-               *bound, *options]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    args = [node_id(prop, param), "-q", "-p", "no:cacheprovider", "-W", "ignore",
+            f"--sut={shim}", "--hypothesis-profile=catch", *bound, *options]
+    return warm.pytest_run(args, cwd=ROOT, timeout=900)
 
 
 def saved_reproducer(output: str) -> Path | None:

@@ -16,8 +16,6 @@ touched here) answers in this process.
 """
 
 import ast
-import multiprocessing
-from multiprocessing import forkserver, resource_tracker
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +26,7 @@ from oracles import cost
 from oracles.cost_bounds import GROWTH_LINEAR
 from oracles.sut import ATTRIBUTES, resolve
 from tests.broken import FAMILIES, SHOWS
+from tests.meta import warm
 
 BROKEN = Path(__file__).resolve().parents[1] / "broken"
 # The shims; `__init__` and `over_jax` are what shims are built from.
@@ -85,30 +84,10 @@ def _answer(fun, *args):
         return "raised", repr(exc)
 
 
-@pytest.fixture(scope="module")
-def fresh_interpreters():
-    """A multiprocessing context whose every process is a fresh interpreter that has
-    imported this module, refimpl among its imports, and no shim.
-
-    Not forked from this process: a process whose JAX has started its compile
-    threads (any test before these in the same worker may have run JAX) forks a
-    child whose first compile waits forever on a lock no thread will release.
-    Forked from a fork server, a clean interpreter that never runs JAX, which
-    imports this module once: a spawned interpreter per shim spent about 0.45 s
-    importing it again, 60 of the 61 s these tests took.
-    """
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
-    yield context
-    # The server and its resource tracker would otherwise live as long as this
-    # worker, and be ended at its exit as processes left behind (jaxcheck/reaper.py).
-    forkserver._forkserver._stop()
-    resource_tracker._resource_tracker._stop()
-
-
-def in_child(context, fun, *args):
-    """`fun(*args)` in a process of `context` of its own; it returns a picklable value."""
-    with context.Pool(1) as pool:
+def in_child(fun, *args):
+    """`fun(*args)` in a fresh process of its own (tests/meta/warm.py); it returns a
+    picklable value."""
+    with warm.context().Pool(1) as pool:
         status, value = pool.apply(_answer, (fun, *args))
     assert status == "ok", f"reading the shim raised {value}"
     return value
@@ -116,8 +95,8 @@ def in_child(context, fun, *args):
 
 @pytest.mark.meta
 @pytest.mark.parametrize("shim", SHIMS)
-def test_the_smallest_input_shows_the_bug(fresh_interpreters, shim):
-    report = in_child(fresh_interpreters, shim_report, shim)
+def test_the_smallest_input_shows_the_bug(shim):
+    report = in_child(shim_report, shim)
     call, shows = report["witness"]
     doc, family = report["doc"], report["family"]
     assert family in FAMILIES, f"FAMILY = {family!r} is not one of {sorted(FAMILIES)}"
