@@ -5,9 +5,19 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+import pytest
+
 from jaxcheck import record
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# The tests that spend most of their time waiting on the command (a time limit
+# running out, an SUT slowed by sleeps, a child held alive for its grace
+# period): one xdist group, so that they run one after another on one worker
+# while the other keeps its core busy.  Dealt apart, both workers met them at
+# once (they sit together in collection order), and CI's two cores were 35 %
+# busy for 80 s.
+MOSTLY_WAITING = pytest.mark.xdist_group("mostly waiting on the command")
 
 
 def jaxcheck(*args: str, cwd: Path = ROOT, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from jaxcheck.lifetime import PARENT_CHECK_SECONDS
-from tests.meta.command import ROOT, jaxcheck
+from tests.meta.command import MOSTLY_WAITING, ROOT, jaxcheck
 
-pytestmark = pytest.mark.meta
+pytestmark = [pytest.mark.meta, MOSTLY_WAITING]
 
 ONLY = ("--only", "test_jvp_matches_finite_differences_and_reference", "--jobs", "1")
 

@@ -22,7 +22,7 @@ import pytest
 from jaxcheck import record, table
 from jaxcheck.cli import JUDGED, QUICK_OVERRUN
 from jaxcheck.runner import Verdict
-from tests.meta.command import ROOT
+from tests.meta.command import MOSTLY_WAITING, ROOT
 
 pytestmark = pytest.mark.meta
 
@@ -55,6 +55,7 @@ def _newest(out: Path) -> record.Column:
     return record.read(path)[0]
 
 
+@MOSTLY_WAITING
 def test_a_quick_round_on_a_slow_sut_ends_within_its_budget_and_the_next_resumes_it(tmp_path):
     out = tmp_path / "out"
     first, seconds = _round(out, SLOW)
