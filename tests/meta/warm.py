@@ -44,18 +44,20 @@ _CONTEXT: list = []
 
 
 def context() -> multiprocessing.context.BaseContext:
-    """The multiprocessing context whose processes are forked from the warm server."""
+    """The multiprocessing context whose processes are forked from the warm server
+    (started at its first process, and ended by `stop`)."""
     if not _CONTEXT:
         forking = multiprocessing.get_context("forkserver")
         forking.set_forkserver_preload(list(WARM))
-        # Stopped before jaxcheck's reaper (registered earlier, so run later) would
-        # end the server and its resource tracker as processes left behind.
-        atexit.register(_stop)
         _CONTEXT.append(forking)
     return _CONTEXT[0]
 
 
-def _stop() -> None:
+def stop() -> None:
+    """End the server and its resource tracker, if they run.  The meta-tests' session
+    does it as it ends (tests/meta/conftest.py): left to this process's exit, they
+    would be ended as processes left behind by jaxcheck's reaper, which a test
+    that runs the command in-process makes this process run at its exit."""
     forkserver._forkserver._stop()
     resource_tracker._resource_tracker._stop()
 
