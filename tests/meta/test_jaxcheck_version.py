@@ -30,8 +30,3 @@ def test_version_prints_jaxchecks_version_and_the_jax_it_was_checked_against():
     assert run.stdout.strip() == version.line()
     assert f"checked against JAX {version.JAX_CHECKED}" in run.stdout
 
-
-def test_ci_runs_the_test_command_the_readme_gives():
-    command = re.search(r"^python3 -m tox run (.+)$", (ROOT / ".ci" / "run").read_text(),
-                        re.MULTILINE)[1]
-    assert f"tox {command}" in (ROOT / "README.md").read_text()
