@@ -26,6 +26,7 @@ starts, so each is rewritten or not as in a user's run.
 """
 
 import atexit
+import functools
 import multiprocessing
 import os
 import subprocess
@@ -40,17 +41,14 @@ import pytest
 # example, and none of the checkout's modules (see above).
 WARM = ("hypothesis", "numpy", "jax", "jax.numpy", "pytest")
 
-_CONTEXT: list = []
 
-
+@functools.cache
 def context() -> multiprocessing.context.BaseContext:
     """The multiprocessing context whose processes are forked from the warm server
     (started at its first process, and ended by `stop`)."""
-    if not _CONTEXT:
-        forking = multiprocessing.get_context("forkserver")
-        forking.set_forkserver_preload(list(WARM))
-        _CONTEXT.append(forking)
-    return _CONTEXT[0]
+    forking = multiprocessing.get_context("forkserver")
+    forking.set_forkserver_preload(list(WARM))
+    return forking
 
 
 def stop() -> None:
