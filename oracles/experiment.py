@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import linecache
 import math
+import re
 import signal
 import sys
 import threading
@@ -133,12 +134,40 @@ class Experiment:
         detail = f"sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else str(exc)
         failure = SutRaised.kind_of(exc)(
             f"{sut.name} raised {type(exc).__name__} while {doing} {self.title}"
-            f"{': ' * bool(detail)}{detail}"
+            f"{': ' * bool(detail)}{detail}{_origin(exc)}"
             f"\nThe example uses {', '.join(self.features)}: "
             "if the SUT does not offer one of these by design, list it in "
             "__sut_unsupported__ (docs/sut-api.md) and the properties leave it out.")
         failure.__cause__ = exc
         return failure
+
+
+# How many `raise ... from` links `_origin` follows, and how much of the last line
+# it keeps: enough for a wrapped error's own message, not a whole NodeDef.
+ORIGIN_DEPTH = 8
+ORIGIN_CHARACTERS = 400
+
+
+def _origin(exc: BaseException) -> str:
+    """A line naming the error `exc` was raised from, if any: the last line of the
+    innermost explicit cause (`raise ... from`), where systems that wrap an error
+    keep what went wrong (TensorFlow's "Encountered an exception while
+    vectorizing the jacobian computation" holds pfor's reason in its cause, whose
+    message ends with it).  It goes into the failure's message, which is what
+    a summary groups and a finding's signature is matched against."""
+    cause, depth = exc.__cause__, 0
+    while cause is not None and cause.__cause__ is not None and depth < ORIGIN_DEPTH:
+        cause, depth = cause.__cause__, depth + 1
+    if cause is None:
+        return ""
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    last = lines[-1][:ORIGIN_CHARACTERS] if lines else ""
+    if not _NAMED.match(last):  # TensorFlow's last line names its error type already
+        last = f"{type(cause).__name__}{': ' * bool(last)}{last}"
+    return f"\n(raised from {last})"
+
+
+_NAMED = re.compile(r"[A-Za-z_][\w.]*(?:Error|Exception|Warning): ")
 
 
 def case_experiment(case: ProgramCase, wrapper: Wrapper, title: str, *, inputs=None,

@@ -147,6 +147,32 @@ def test_an_error_raised_when_the_result_is_read_is_the_sut_raising():
     assert isinstance(raised.value.__cause__, RuntimeError)
 
 
+def _wrapped():
+    """An error raised from another whose message ends with the reason, as TensorFlow's
+    pfor and tf.function wrap theirs."""
+    try:
+        raise ValueError("in user code:\n\n    File \"f.py\", line 3\n"
+                         "    ValueError: Required handle data not set for <tf.Tensor 'x'>\n")
+    except ValueError as reason:
+        raise ValueError("Encountered an exception while vectorizing the jacobian "
+                         "computation.") from reason
+
+
+@pytest.mark.parametrize("raising, origin", [
+    (_wrapped, "(raised from ValueError: Required handle data not set for <tf.Tensor 'x'>)"),
+    (lambda: 1 / 0, None),
+])
+def test_a_failure_names_the_error_the_sut_raised_it_from(raising, origin):
+    """A finding's signature is matched against the failure's message, and a summary
+    groups by it: the reason a system wrapped in another error must be in it."""
+    sut, exp = _answering(RaisesWhenRead())
+    with pytest.raises(SutRaised) as raised:
+        exp.call_on(sut, raising)
+    message = str(raised.value)
+    assert (origin in message) if origin else "raised from" not in message, message
+    assert message.index("while computing") < message.index("The example uses")
+
+
 def test_the_sut_error_is_the_cause_of_its_failure_and_not_its_context():
     """Hypothesis tells bugs apart by their context too: an SUT error as context would
     make one kind of error a new bug in every program (`SutRaised.kind_of`)."""
