@@ -35,7 +35,7 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-# The runs whose end the first tests wait for, by SUT module (tests/lifetime/):
+# The runs the module starts at once, by SUT module (tests/lifetime/):
 # its options, and whether its processes write their pids down.
 RUNS = {
     "detaching": (ONLY, True),
