@@ -60,11 +60,12 @@ class Baseline:
             if verdict.outcome in EXPLAINABLE and not verdict.known:
                 seen.update(f.id for f in findings.recognise(
                     verdict, self.sut, list(self.findings)).findings)
-        return [f for f in self.findings if f.id not in seen]
+        # A finding with several signatures is one finding: listed once.
+        return list({f.id: f for f in self.findings if f.id not in seen}.values())
 
     def header(self) -> str:
         others = f" ({self.others} of other SUTs left aside)" if self.others else ""
-        return (f"  known findings: {len(self.findings)} of {self.sut} in "
+        return (f"  known findings: {len({f.id for f in self.findings})} of {self.sut} in "
                 f"{self.source}{others}")
 
 
@@ -72,7 +73,8 @@ def read(path: Path, sut: str) -> Baseline:
     """The baseline of `sut` in the findings at `path` (FindingsError if unreadable)."""
     every = findings.read(path)
     own = tuple(f for f in every if f.sut == sut)
-    return Baseline(sut, path, own, len(every) - len(own))
+    others = {(f.sut, f.id) for f in every if f.sut != sut}
+    return Baseline(sut, path, own, len(others))
 
 
 def known_failure(text: str, sut: str, known: list[findings.Finding]) -> findings.Finding | None:

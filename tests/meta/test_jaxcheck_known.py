@@ -138,3 +138,14 @@ def test_a_crash_or_a_hang_is_known_by_its_message_and_reason(baseline):
     crashed = Verdict("tests/test_x.py::test_x", "crashed", reason="SIGSEGV",
                       message="in jnp.divide(x0, x0)")
     assert baseline.judged(crashed).known == ["D1"]
+
+
+def test_a_finding_with_two_signatures_is_counted_and_listed_once(tmp_path):
+    path = tmp_path / "known.md"
+    d2 = f"Signature ({BROKEN}): `nothing shows this 9f3a`"
+    path.write_text(KNOWN.replace(d2, f"{d2}\nSignature ({BROKEN}): `nor this 9f3b`"))
+    baseline = known.read(path, BROKEN)
+    assert len(baseline.findings) == 3  # D1, and D2's two signatures
+    assert "known findings: 2 of " in baseline.header()
+    assert "(1 of other SUTs left aside)" in baseline.header()
+    assert [f.id for f in baseline.unseen([])] == ["D1", "D2"]
